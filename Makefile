@@ -1,0 +1,80 @@
+# gpuarray: `make` builds build/gpuarray/core.so; `make test` checks the
+# Debian packages it needs (installing them when it can), builds, and runs the
+# specs; `make demo` runs examples/first_program.lua.  Every variable below is
+# overridable (LuaRocks passes its own).
+LUA         ?= lua5.4
+LUA_INCDIR  ?= /usr/include/lua5.4
+CUDA_DIR    ?= /usr/local/cuda
+CC          ?= cc
+CFLAGS      ?= -O2 -g
+LIBFLAG     ?= -shared
+INST_PREFIX ?= /usr/local
+INST_LIBDIR ?= $(INST_PREFIX)/lib/lua/5.4
+INST_LUADIR ?= $(INST_PREFIX)/share/lua/5.4
+BLAS_LIBS   ?= -lopenblas
+BUSTED      ?= /usr/bin/busted
+BUILD       ?= build
+
+CUDA_LIBDIR := $(CUDA_DIR)/lib64
+GA_CFLAGS := -std=gnu99 -fPIC -fwrapv -Wall -Wextra -pthread \
+             -I$(LUA_INCDIR) -I$(CUDA_DIR)/include -Isrc -I$(BUILD)
+GA_LIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) \
+           -lcudart -lnvrtc -lcublas -lcurand -lcufft $(BLAS_LIBS) -lm -pthread
+
+SRCS := $(sort $(wildcard src/*.c))
+OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS)) $(BUILD)/obj/ga_kernels_embed.o
+KERNELS := $(sort $(wildcard kernels/*.cuh kernels/*.cu))
+LUAFILES := $(wildcard lua/gpuarray/*.lua)
+MODULE := $(BUILD)/gpuarray/core.so
+
+.PHONY: all deps test test-host test-c demo install clean lint
+
+all: $(MODULE)
+
+$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) src/ga_ops.def | $(BUILD)/obj
+	$(CC) $(GA_CFLAGS) $(CFLAGS) -c $< -o $@
+
+# Kernel templates become C strings (ga_kernel_<file>) in the module.
+$(BUILD)/ga_kernels_embed.c: $(KERNELS) tools/embed.sh | $(BUILD)/obj
+	sh tools/embed.sh $(KERNELS) > $@
+
+$(BUILD)/obj/ga_kernels_embed.o: $(BUILD)/ga_kernels_embed.c
+	$(CC) $(GA_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(MODULE): $(OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIBFLAG) $(CFLAGS) -o $@ $(OBJS) $(GA_LIBS)
+
+$(BUILD)/obj:
+	mkdir -p $@
+
+deps:
+	@sh tools/deps.sh
+
+# The specs: on the host backend always, on every GPU when there is one.
+test: deps
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory test-c
+	$(LUA) $(BUSTED) --lua=$(LUA)
+
+# C unit tests of the pieces that need no Lua (caching allocator...),
+# under AddressSanitizer and UBSan.
+test-c: | $(BUILD)/obj
+	$(CC) -std=gnu99 -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
+	  -Wall -Wextra -Isrc spec/c/test_pool.c src/ga_pool.c -o $(BUILD)/test_pool -pthread
+	$(BUILD)/test_pool
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="$(BUILD)/?.so;;" $(LUA) examples/first_program.lua
+
+install: $(MODULE)
+	mkdir -p $(INST_LIBDIR)/gpuarray $(INST_LUADIR)/gpuarray
+	cp $(MODULE) $(INST_LIBDIR)/gpuarray/
+	cp $(LUAFILES) $(INST_LUADIR)/gpuarray/
+
+lint:
+	luacheck lua spec examples bench
+
+clean:
+	rm -rf $(BUILD)
