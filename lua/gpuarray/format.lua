@@ -40,8 +40,7 @@ local function kind_of(dtype)
   return ({ int = "i", uint = "u", float = "f", complex = "c" })[k] or "f"
 end
 
----------------------------------------------------------------------------
--- Floating point helpers
+-- Floating point helpers ------------------------------------------------
 
 -- Exponent e with 2^e <= a < 2^(e+1), for finite a > 0.
 local function exponent2(a)
@@ -282,8 +281,7 @@ local function complex_formatter(ft, values)
   end
 end
 
----------------------------------------------------------------------------
--- Layout (numpy's _formatArray / _extendLine)
+-- Layout (numpy's _formatArray / _extendLine) ------------------------------
 
 local function extend_line(s, line, word, width, next_prefix)
   local needs_wrap = #line + #word > width
