@@ -242,10 +242,14 @@ function helper.pool_for(xp)
   return tracks[key] and pool or nil
 end
 
--- used_bytes of the pool that tracks xp (nil when none does)
+-- used_bytes of the pool that tracks xp (nil when none does), after a full
+-- GC so that garbage from earlier cases does not move the count later.
 function helper.used(xp)
   local pool = helper.pool_for(xp)
-  return pool and pool:used_bytes() or nil
+  if not pool then return nil end
+  collectgarbage("collect")
+  collectgarbage("collect")
+  return pool:used_bytes()
 end
 
 -- A Lua 5.4 interpreter to run subprocesses with: $LUA, the interpreter
