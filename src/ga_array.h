@@ -19,7 +19,8 @@ typedef struct ga_buffer {
   int device;          /* GA_CPU or CUDA ordinal */
   void *ptr;
   size_t nbytes;
-  ga_block *block;     /* pool block, or NULL when ptr was malloc'ed */
+  struct ga_pool *pool;  /* owner pool */
+  ga_block *block;     /* block of that pool */
   void *stream;        /* stream the buffer was allocated on */
 } ga_buffer;
 

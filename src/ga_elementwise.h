@@ -71,4 +71,14 @@ typedef struct ga_ew_call {
 int ga_host_ew(const ga_ew_call *c);
 int ga_cuda_ew(const ga_ew_call *c);
 
+
+
+/* Conveniences over the COPY row: dst = src (broadcast, cast to dst's
+ * dtype), and dst = a scalar.  Same device. */
+int ga_copy(ga_array *dst, const ga_array *src, void *stream);
+int ga_fill(ga_array *dst, const ga_operand *value, void *stream);
+/* dst = start + i * step over dst's flat index, computed in loop dtype
+ * `loop` (dst's dtype, or float64 for linspace into integers). */
+int ga_arange_fill(ga_array *dst, const ga_operand *start, const ga_operand *step, int loop, void *stream);
+
 #endif

@@ -25,4 +25,7 @@ int ga_host_matmul(const ga_array *a, const ga_array *b, ga_array *out);
 int ga_host_raw_alloc(void *ctx, size_t nbytes, void **p);
 void ga_host_raw_free(void *ctx, void *p);
 
+/* The pool host arrays come from (pinned when a GPU is present). */
+struct ga_pool *ga_host_pool(void);
+
 #endif

@@ -1,0 +1,224 @@
+/* Elementwise kernels on CUDA: the structural key, the source generated from
+ * an op row, and the launch.  Two kernel shapes:
+ *  - dense (collapsed to 1-d, every operand contiguous, broadcast or scalar):
+ *    each thread moves VEC consecutive elements with aligned vector accesses;
+ *  - strided (any layout): grid-stride loop, index decomposed over the
+ *    collapsed shape, 32-bit arithmetic whenever every offset fits. */
+#include "ga_cuda_internal.h"
+#include "ga_cuda_kernel.h"
+#include "ga_strbuf.h"
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+extern const char ga_kernel_ga_types[];
+
+#define BLOCK 256
+
+typedef struct ew_shape {
+  const ga_ew_call *c;
+  int idx64;    /* 64-bit index arithmetic */
+  int vec;      /* elements per thread in the dense kernel */
+} ew_shape;
+
+static const char *cu(int dt) { return ga_dtypes[dt].cuda; }
+
+/* Does every byte offset of the call fit in a signed 32-bit int? */
+static int needs_idx64(const ga_ew_call *c) {
+  if (c->size >= INT32_MAX) return 1;
+  for (int k = 0; k < c->nin + c->nout; k++) {
+    int64_t span = GA_ITEMSIZE(c->arg[k].dtype);
+    for (int d = 0; d < c->ndim; d++) {
+      int64_t s = c->arg[k].strides[d];
+      span += (c->shape[d] - 1) * (s < 0 ? -s : s);
+    }
+    if (span >= INT32_MAX) return 1;
+  }
+  return 0;
+}
+
+/* Elements per thread for the dense kernel: 16 bytes of the widest operand,
+ * if every contiguous pointer is aligned for it. */
+static int pick_vec(const ga_ew_call *c) {
+  int maxsz = 1;
+  for (int k = 0; k < c->nin + c->nout; k++)
+    if (c->arg[k].kind == GA_AK_CONTIG && GA_ITEMSIZE(c->arg[k].dtype) > maxsz)
+      maxsz = GA_ITEMSIZE(c->arg[k].dtype);
+  int vec = 16 / maxsz;
+  if (vec < 1) vec = 1;
+  for (int k = 0; k < c->nin + c->nout && vec > 1; k++)
+    if (c->arg[k].kind == GA_AK_CONTIG &&
+        ((uintptr_t)c->arg[k].data % ((uintptr_t)vec * GA_ITEMSIZE(c->arg[k].dtype))) != 0)
+      vec = 1;
+  return vec;
+}
+
+static void make_key(const ew_shape *s, ga_kkey *key) {
+  const ga_ew_call *c = s->c;
+  memset(key, 0, sizeof *key);
+  key->w[0] = (uint64_t)c->op->id | (uint64_t)c->ndim << 16 | (uint64_t)s->idx64 << 24 |
+              (uint64_t)s->vec << 25 | (uint64_t)c->dense << 31 | (uint64_t)c->nin << 32 |
+              (uint64_t)c->nout << 36 | 1ull << 40 /* kind: elementwise op row */;
+  for (int k = 0; k < c->nin + c->nout; k++) {
+    /* the dense kernel distinguishes contiguous/broadcast; the strided one
+     * only array vs scalar */
+    int kind = c->arg[k].kind;
+    if (!c->dense && kind != GA_AK_SCALAR) kind = GA_AK_STRIDED;
+    uint64_t f = (uint64_t)c->arg[k].dtype | (uint64_t)c->loop_types[k] << 5 | (uint64_t)kind << 10;
+    key->w[1 + k / 5] |= f << (12 * (k % 5));
+  }
+}
+
+/* Load input k / store output k at element e (dense) or byte offset o_k. */
+static void gen_body(ga_strbuf *b, const ga_ew_call *c, const char *elem, const char *indent) {
+  int na = c->nin + c->nout;
+  for (int k = 0; k < c->nin; k++) {
+    const ga_ew_arg *a = &c->arg[k];
+    if (a->kind == GA_AK_SCALAR) ga_sb_printf(b, "%sin%d_t in%d = s%d;\n", indent, k, k, k);
+    else if (c->dense && a->kind == GA_AK_BCAST) ga_sb_printf(b, "%sin%d_t in%d = ga_cast<in%d_t>(b%d);\n", indent, k, k, k, k);
+    else if (c->dense) ga_sb_printf(b, "%sin%d_t in%d = ga_cast<in%d_t>(p%d[%s]);\n", indent, k, k, k, k, elem);
+    else ga_sb_printf(b, "%sin%d_t in%d = ga_cast<in%d_t>(*(const %s *)(p%d + o%d));\n", indent, k, k, k, cu(a->dtype), k, k);
+  }
+  for (int k = c->nin; k < na; k++) ga_sb_printf(b, "%sout%d_t out%d;\n", indent, k - c->nin, k - c->nin);
+  ga_sb_printf(b, "%s{ long long _i = (long long)(%s); (void)_i;\n%s  %s;\n%s}\n", indent, elem, indent, c->op->expr, indent);
+  for (int k = c->nin; k < na; k++) {
+    const ga_ew_arg *a = &c->arg[k];
+    int o = k - c->nin;
+    if (c->dense && a->kind == GA_AK_BCAST) ga_sb_printf(b, "%sp%d[0] = ga_cast<%s>(out%d);\n", indent, k, cu(a->dtype), o);
+    else if (c->dense) ga_sb_printf(b, "%sp%d[%s] = ga_cast<%s>(out%d);\n", indent, k, elem, cu(a->dtype), o);
+    else ga_sb_printf(b, "%s*(%s *)(p%d + o%d) = ga_cast<%s>(out%d);\n", indent, cu(a->dtype), k, k, cu(a->dtype), o);
+  }
+}
+
+static char *gen_source(const void *ud) {
+  const ew_shape *s = ud;
+  const ga_ew_call *c = s->c;
+  int na = c->nin + c->nout;
+  const char *IT = s->idx64 ? "long long" : "int";
+  ga_strbuf b;
+  ga_sb_init(&b);
+  ga_sb_puts(&b, ga_kernel_ga_types);
+  ga_sb_printf(&b, "\n// op %s\n", c->op->name);
+  for (int k = 0; k < c->nin; k++) ga_sb_printf(&b, "typedef %s in%d_t;\n", cu(c->loop_types[k]), k);
+  for (int k = c->nin; k < na; k++) ga_sb_printf(&b, "typedef %s out%d_t;\n", cu(c->loop_types[k]), k - c->nin);
+  if (!c->dense) ga_sb_printf(&b, "struct ga_ix { %s shape[%d]; %s st[%d][%d]; };\n", IT, c->ndim, IT, na, c->ndim);
+  ga_sb_printf(&b, "extern \"C\" __global__ void __launch_bounds__(%d) ga_ew(%s n", BLOCK, IT);
+  for (int k = 0; k < na; k++) {
+    const ga_ew_arg *a = &c->arg[k];
+    const char *cst = k < c->nin ? "const " : "";
+    if (a->kind == GA_AK_SCALAR) ga_sb_printf(&b, ", in%d_t s%d", k, k);
+    else if (c->dense) ga_sb_printf(&b, ", %s%s *p%d", cst, cu(a->dtype), k);
+    else ga_sb_printf(&b, ", %schar *p%d", cst, k);
+  }
+  if (!c->dense) ga_sb_puts(&b, ", const ga_ix ix");
+  ga_sb_puts(&b, ") {\n");
+  if (c->dense) {
+    for (int k = 0; k < c->nin; k++)
+      if (c->arg[k].kind == GA_AK_BCAST) ga_sb_printf(&b, "  const %s b%d = p%d[0];\n", cu(c->arg[k].dtype), k, k);
+    ga_sb_printf(&b, "  const %s base = ((%s)blockIdx.x * %d + threadIdx.x) * %d;\n", IT, IT, BLOCK, s->vec);
+    if (s->vec > 1) {
+      ga_sb_printf(&b, "  if (base + %d <= n) {\n", s->vec);
+      for (int k = 0; k < na; k++) {
+        const ga_ew_arg *a = &c->arg[k];
+        if (a->kind != GA_AK_CONTIG) continue;
+        if (k < c->nin)
+          ga_sb_printf(&b, "    const ga_vec<%s, %d> v%d = *(const ga_vec<%s, %d> *)(p%d + base);\n",
+                       cu(a->dtype), s->vec, k, cu(a->dtype), s->vec, k);
+        else
+          ga_sb_printf(&b, "    ga_vec<%s, %d> v%d;\n", cu(a->dtype), s->vec, k);
+      }
+      ga_sb_printf(&b, "#pragma unroll\n    for (int j = 0; j < %d; j++) {\n", s->vec);
+      /* same body, reading the vector registers */
+      ga_ew_call cv = *c;
+      ga_strbuf body;
+      ga_sb_init(&body);
+      gen_body(&body, &cv, "base + j", "      ");
+      char *bs = ga_sb_take(&body);
+      if (bs) {
+        /* p<k>[base + j] -> v<k>.v[j] for the contiguous operands */
+        for (int k = 0; k < na; k++) {
+          if (c->arg[k].kind != GA_AK_CONTIG) continue;
+          char from[32], to[32];
+          snprintf(from, sizeof from, "p%d[base + j]", k);
+          snprintf(to, sizeof to, "v%d.v[j]", k);
+          for (char *p = strstr(bs, from); p; p = strstr(p, from)) {
+            size_t fl = strlen(from), tl = strlen(to);
+            memmove(p + tl, p + fl, strlen(p + fl) + 1);  /* tl < fl: shrinks */
+            memcpy(p, to, tl);
+            p += tl;
+          }
+        }
+        ga_sb_puts(&b, bs);
+        free(bs);
+      } else b.oom = 1;
+      ga_sb_puts(&b, "    }\n");
+      for (int k = c->nin; k < na; k++)
+        if (c->arg[k].kind == GA_AK_CONTIG)
+          ga_sb_printf(&b, "    *(ga_vec<%s, %d> *)(p%d + base) = v%d;\n", cu(c->arg[k].dtype), s->vec, k, k);
+      ga_sb_puts(&b, "    return;\n  }\n");
+    }
+    ga_sb_printf(&b, "  for (%s e = base; e < n && e < base + %d; e++) {\n", IT, s->vec);
+    gen_body(&b, c, "e", "    ");
+    ga_sb_puts(&b, "  }\n}\n");
+  } else {
+    ga_sb_printf(&b, "  for (%s i = (%s)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (%s)gridDim.x * blockDim.x) {\n", IT, IT, IT);
+    ga_sb_printf(&b, "    %s r = i", IT);
+    for (int k = 0; k < na; k++) if (c->arg[k].kind != GA_AK_SCALAR) ga_sb_printf(&b, ", o%d = 0", k);
+    ga_sb_printf(&b, ";\n#pragma unroll\n    for (int d = %d; d >= 0; d--) {\n", c->ndim - 1);
+    ga_sb_printf(&b, "      %s q = r / ix.shape[d], x = r - q * ix.shape[d];\n      r = q;\n", IT);
+    for (int k = 0; k < na; k++) if (c->arg[k].kind != GA_AK_SCALAR) ga_sb_printf(&b, "      o%d += x * ix.st[%d][d];\n", k, k);
+    ga_sb_puts(&b, "    }\n");
+    gen_body(&b, c, "i", "    ");
+    ga_sb_puts(&b, "  }\n}\n");
+  }
+  return ga_sb_take(&b);
+}
+
+char *ga_cuda_ew_source(const ga_ew_call *c) {
+  ew_shape s = {c, needs_idx64(c), c->dense ? pick_vec(c) : 1};
+  return gen_source(&s);
+}
+
+int ga_cuda_ew(const ga_ew_call *c) {
+  int rc = ga_cuda_set_device(c->device);
+  if (rc) return rc;
+  ew_shape s = {c, needs_idx64(c), c->dense ? pick_vec(c) : 1};
+  ga_kkey key;
+  make_key(&s, &key);
+  void *kernel;
+  if ((rc = ga_cuda_kernel_get(c->device, &key, "ga_ew", gen_source, &s, &kernel))) return rc;
+
+  int na = c->nin + c->nout;
+  void *args[GA_MAXARGS + 2];
+  int n32 = (int)c->size;
+  long long n64 = c->size;
+  args[0] = s.idx64 ? (void *)&n64 : (void *)&n32;
+  void *ptrs[GA_MAXARGS];
+  for (int k = 0; k < na; k++) {
+    ptrs[k] = c->arg[k].data;
+    args[1 + k] = c->arg[k].kind == GA_AK_SCALAR ? (void *)c->arg[k].value.bytes : (void *)&ptrs[k];
+  }
+  /* the strided kernel's index struct: shape[ndim], then st[na][ndim] */
+  union { int i[(GA_MAXARGS + 1) * GA_MAXDIM]; long long l[(GA_MAXARGS + 1) * GA_MAXDIM]; } ix;
+  unsigned blocks;
+  if (c->dense) {
+    int64_t per = (int64_t)BLOCK * s.vec;
+    blocks = (unsigned)((c->size + per - 1) / per);
+  } else {
+    int nd = c->ndim;
+    for (int d = 0; d < nd; d++) {
+      if (s.idx64) ix.l[d] = c->shape[d]; else ix.i[d] = (int)c->shape[d];
+      for (int k = 0; k < na; k++) {
+        int64_t st = c->arg[k].kind == GA_AK_SCALAR ? 0 : c->arg[k].strides[d];
+        if (s.idx64) ix.l[nd + k * nd + d] = st; else ix.i[nd + k * nd + d] = (int)st;
+      }
+    }
+    args[1 + na] = &ix;
+    const ga_device_props *p = ga_cuda_props(c->device);
+    int64_t want = (c->size + BLOCK - 1) / BLOCK, cap = (int64_t)(p ? p->multiprocessors : 132) * 16;
+    blocks = (unsigned)(want < cap ? want : cap);
+  }
+  cudaError_t e = cudaLaunchKernel((const void *)kernel, (dim3){blocks, 1, 1}, (dim3){BLOCK, 1, 1}, args, 0, (cudaStream_t)c->stream);
+  if (e != cudaSuccess) return ga_cuda_error(e, "cudaLaunchKernel");
+  return GA_OK;
+}

@@ -1,0 +1,98 @@
+/* Structural kernel cache (open addressing, per device, one mutex each). */
+#include "ga_cuda_internal.h"
+#include "ga_cuda_kernel.h"
+#include "ga_diskcache.h"
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct entry { ga_kkey key; void *kernel; int used; } entry;
+typedef struct table { entry *e; size_t cap, n; pthread_mutex_t lock; } table;
+
+static table tables[GA_MAX_DEVICES];
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+static void init_tables(void) {
+  for (int i = 0; i < GA_MAX_DEVICES; i++) pthread_mutex_init(&tables[i].lock, NULL);
+}
+
+static size_t slot(const ga_kkey *k, size_t cap) {
+  uint64_t h = k->w[0] * 0x9e3779b97f4a7c15ULL ^ k->w[1] * 0xc2b2ae3d27d4eb4fULL ^
+               k->w[2] * 0x165667b19e3779f9ULL ^ k->w[3];
+  h ^= h >> 29;
+  return (size_t)h & (cap - 1);
+}
+
+static entry *find(table *t, const ga_kkey *k) {
+  if (!t->cap) return NULL;
+  for (size_t i = slot(k, t->cap);; i = (i + 1) & (t->cap - 1)) {
+    entry *e = &t->e[i];
+    if (!e->used) return NULL;
+    if (memcmp(&e->key, k, sizeof *k) == 0) return e;
+  }
+}
+
+static int insert(table *t, const ga_kkey *k, void *kernel) {
+  if ((t->n + 1) * 2 > t->cap) {
+    size_t cap = t->cap ? t->cap * 2 : 256;
+    entry *e = calloc(cap, sizeof *e);
+    if (!e) return ga_err(GA_ENOMEM, "out of host memory (kernel cache)");
+    for (size_t i = 0; i < t->cap; i++) {
+      if (!t->e[i].used) continue;
+      size_t j = slot(&t->e[i].key, cap);
+      while (e[j].used) j = (j + 1) & (cap - 1);
+      e[j] = t->e[i];
+    }
+    free(t->e);
+    t->e = e;
+    t->cap = cap;
+  }
+  size_t j = slot(k, t->cap);
+  while (t->e[j].used) j = (j + 1) & (t->cap - 1);
+  t->e[j].key = *k;
+  t->e[j].kernel = kernel;
+  t->e[j].used = 1;
+  t->n++;
+  return GA_OK;
+}
+
+int ga_cuda_arch(int dev) {
+  const ga_device_props *p = ga_cuda_props(dev);
+  return p ? p->major * 10 + p->minor : 0;
+}
+
+static int load(int dev, const char *name, ga_kgen_fn gen, const void *ud, void **kernel) {
+  char *src = gen(ud);
+  if (!src) return ga_errcode() == GA_OK ? ga_err(GA_ENOMEM, "out of memory generating kernel") : ga_errcode();
+  char *image;
+  size_t size;
+  int is_ptx;
+  int rc = ga_cuda_compile(src, name, ga_cuda_arch(dev), &image, &size, &is_ptx);
+  free(src);
+  if (rc) return rc;
+  cudaLibrary_t lib;
+  cudaError_t e = cudaLibraryLoadData(&lib, image, NULL, NULL, 0, NULL, NULL, 0);
+  free(image);
+  if (e != cudaSuccess) return ga_cuda_error(e, "cudaLibraryLoadData");
+  cudaKernel_t k;
+  e = cudaLibraryGetKernel(&k, lib, name);
+  if (e != cudaSuccess) {
+    cudaLibraryUnload(lib);
+    return ga_cuda_error(e, "cudaLibraryGetKernel");
+  }
+  *kernel = (void *)k;   /* the library stays loaded for the process's life */
+  return GA_OK;
+}
+
+int ga_cuda_kernel_get(int dev, const ga_kkey *key, const char *name, ga_kgen_fn gen,
+                       const void *ud, void **kernel) {
+  pthread_once(&init_once, init_tables);
+  table *t = &tables[dev];
+  pthread_mutex_lock(&t->lock);
+  entry *e = find(t, key);
+  int rc = GA_OK;
+  if (e) *kernel = e->kernel;
+  else if (!(rc = load(dev, name, gen, ud, kernel))) rc = insert(t, key, *kernel);
+  pthread_mutex_unlock(&t->lock);
+  return rc;
+}

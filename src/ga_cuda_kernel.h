@@ -1,0 +1,17 @@
+/* The in-process kernel cache: structural key -> loaded kernel, per device.
+ * A hit builds no source; a miss generates it, compiles it (disk cache,
+ * else NVRTC) and loads it with cudaLibraryLoadData. */
+#ifndef GA_CUDA_KERNEL_H
+#define GA_CUDA_KERNEL_H
+#include <stdint.h>
+
+typedef struct ga_kkey { uint64_t w[4]; } ga_kkey;
+typedef char *(*ga_kgen_fn)(const void *ud);  /* malloc'ed source or NULL */
+
+/* *kernel is a cudaKernel_t usable with cudaLaunchKernel. */
+int ga_cuda_kernel_get(int dev, const ga_kkey *key, const char *name, ga_kgen_fn gen,
+                       const void *ud, void **kernel);
+/* Compute capability as an integer (90 for sm_90). */
+int ga_cuda_arch(int dev);
+
+#endif

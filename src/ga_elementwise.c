@@ -1,0 +1,218 @@
+/* The elementwise pipeline shared by both backends: loop resolution (NumPy's
+ * linear search, NEP 50 weak scalars), broadcasting, output checks, dimension
+ * collapsing, and the hand-off to the backend of the operands' device. */
+#include "ga_elementwise.h"
+#include <stdio.h>
+#include <string.h>
+
+static const char *devname(int dev, char *buf) {
+  if (dev == GA_CPU) return "cpu";
+  snprintf(buf, 32, "cuda:%d", dev);
+  return buf;
+}
+
+/* The dtype a Lua number stands for next to arrays of promoted dtype P:
+ * P's own when P's kind can hold the number's kind, else the default. */
+static int weak_dtype(const ga_operand *o, int P) {
+  char k = GA_KIND(P);
+  if (o->kind == GA_ARG_INT) return (k == 'b') ? GA_INT64 : P;
+  return (k == 'f' || k == 'c') ? P : GA_FLOAT64;
+}
+
+int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int casting,
+                  ga_ew_plan *plan) {
+  const ga_array *arrs[GA_MAXARGS];
+  int P = -1, device = 0, narr = 0;
+  bool all_bool = true;
+  char b1[32], b2[32];
+  for (int k = 0; k < op->nin; k++) {
+    arrs[k] = NULL;
+    if (ins[k].kind != GA_ARG_ARRAY) { all_bool = false; continue; }
+    const ga_array *a = ins[k].arr;
+    arrs[k] = a;
+    if (narr++ == 0) device = GA_DEVICE(a);
+    else if (GA_DEVICE(a) != device)
+      return ga_err(GA_EDEVICE, "operands are on different devices (%s and %s); move one with "
+                    "ga.asarray(x) (to the GPU) or x:get() (to the host)",
+                    devname(device, b1), devname(GA_DEVICE(a), b2));
+    P = P < 0 ? a->dtype : ga_promote(P, a->dtype);
+    if (a->dtype != GA_BOOL) all_bool = false;
+  }
+  if (narr == 0) return ga_err(GA_EINVAL, "at least one operand must be an array");
+  if ((op->flags & GA_OPF_NOBOOL) && all_bool)
+    return ga_err(GA_ETYPE, "the boolean %s is not supported (as in NumPy); use the logical or "
+                  "bitwise functions instead", op->name);
+
+  int eff[GA_MAXARGS];
+  for (int k = 0; k < op->nin; k++) {
+    if (ins[k].kind == GA_ARG_ARRAY) { eff[k] = ins[k].arr->dtype; continue; }
+    eff[k] = weak_dtype(&ins[k], P);
+    if (ins[k].kind == GA_ARG_INT && GA_IS_INT(eff[k]) && !ga_int_fits(eff[k], ins[k].i))
+      return ga_err(GA_EINVAL, "Lua integer %lld out of bounds for %s", (long long)ins[k].i,
+                    ga_dtypes[eff[k]].name);
+  }
+
+  int T = -1;
+  for (int t = 0; t < GA_NDTYPES && T < 0; t++) {
+    if (!(op->types & (1u << t))) continue;
+    if (dtype_req >= 0 && ga_op_out_dtype(op, t) != dtype_req) continue;
+    int rule = dtype_req >= 0 ? casting : GA_CAST_SAFE;
+    bool ok = true;
+    for (int k = 0; k < op->nin && ok; k++) ok = ga_can_cast(eff[k], t, rule);
+    if (ok) T = t;
+  }
+  if (T < 0) {
+    char types[256];
+    size_t m = 0;
+    for (int k = 0; k < op->nin; k++)
+      m += snprintf(types + m, sizeof types - m, "%s%s", k ? ", " : "", ga_dtypes[eff[k]].name);
+    if (dtype_req >= 0)
+      return ga_err(GA_ETYPE, "no loop of ufunc '%s' gives dtype %s for inputs (%s) with casting rule '%s'",
+                    op->name, ga_dtypes[dtype_req].name, types, ga_casting_names[casting]);
+    return ga_err(GA_ETYPE, "ufunc '%s' not supported for the input types (%s)", op->name, types);
+  }
+  plan->op = op;
+  plan->loop_dtype = T;
+  for (int k = 0; k < op->nout; k++) plan->out_dtype[k] = ga_op_out_dtype(op, T);
+  plan->device = device;
+  return ga_broadcast_shapes(op->nin, arrs, &plan->ndim, plan->shape);
+}
+
+int ga_ew_check_out(const ga_ew_plan *plan, int k, const ga_array *out, int casting) {
+  char b1[32], b2[32], s1[512], s2[512];
+  if (GA_DEVICE(out) != plan->device)
+    return ga_err(GA_EDEVICE, "out is on %s but the operands are on %s",
+                  devname(GA_DEVICE(out), b1), devname(plan->device, b2));
+  if (out->ndim != plan->ndim || memcmp(out->shape, plan->shape, sizeof(int64_t) * out->ndim))
+    return ga_err(GA_EINVAL, "out has shape %s but the result has shape %s",
+                  ga_shape_str(out->ndim, out->shape, s1, sizeof s1),
+                  ga_shape_str(plan->ndim, plan->shape, s2, sizeof s2));
+  if (!ga_can_cast(plan->out_dtype[k], out->dtype, casting))
+    return ga_err(GA_ETYPE, "Cannot cast ufunc '%s' output from %s to %s with casting rule '%s'",
+                  plan->op->name, ga_dtypes[plan->out_dtype[k]].name, ga_dtypes[out->dtype].name,
+                  ga_casting_names[casting]);
+  return GA_OK;
+}
+
+/* Merge dimensions that every operand walks contiguously, drop size-1 axes:
+ * a C-contiguous n-d op becomes 1-d, the fast kernel. */
+static void collapse(ga_ew_call *c) {
+  int n = c->nin + c->nout, nd = 0;
+  for (int i = 0; i < c->ndim; i++) {
+    if (c->shape[i] == 1) continue;
+    if (nd > 0) {
+      bool merge = true;
+      for (int k = 0; k < n && merge; k++)
+        if (c->arg[k].kind != GA_AK_SCALAR)
+          merge = c->arg[k].strides[nd - 1] == c->arg[k].strides[i] * c->shape[i];
+      if (merge) {
+        c->shape[nd - 1] *= c->shape[i];
+        for (int k = 0; k < n; k++) c->arg[k].strides[nd - 1] = c->arg[k].strides[i];
+        continue;
+      }
+    }
+    c->shape[nd] = c->shape[i];
+    for (int k = 0; k < n; k++) c->arg[k].strides[nd] = c->arg[k].strides[i];
+    nd++;
+  }
+  if (nd == 0) {
+    nd = 1;
+    c->shape[0] = 1;
+    for (int k = 0; k < n; k++) c->arg[k].strides[0] = 0;
+  }
+  c->ndim = nd;
+  c->dense = nd == 1;
+  for (int k = 0; k < n; k++) {
+    ga_ew_arg *a = &c->arg[k];
+    if (a->kind == GA_AK_SCALAR) continue;
+    bool zero = true;
+    for (int i = 0; i < nd; i++) zero = zero && (a->strides[i] == 0 || c->shape[i] == 1);
+    if (zero) a->kind = GA_AK_BCAST;
+    else if (nd == 1 && a->strides[0] == GA_ITEMSIZE(a->dtype)) a->kind = GA_AK_CONTIG;
+    else { a->kind = GA_AK_STRIDED; c->dense = false; }
+  }
+}
+
+int ga_ew_run(const ga_ew_plan *plan, const ga_operand *ins, ga_array *const *outs, void *stream) {
+  const ga_op *op = plan->op;
+  ga_ew_call c;
+  c.op = op;
+  c.nin = op->nin;
+  c.nout = op->nout;
+  c.ndim = plan->ndim;
+  c.size = 1;
+  for (int i = 0; i < plan->ndim; i++) c.size *= plan->shape[i];
+  if (c.size == 0) return GA_OK;
+  memcpy(c.shape, plan->shape, sizeof(int64_t) * plan->ndim);
+  c.device = plan->device;
+  c.stream = stream;
+  for (int k = 0; k < op->nin; k++) {
+    ga_ew_arg *a = &c.arg[k];
+    c.loop_types[k] = plan->loop_dtype;
+    if (ins[k].kind == GA_ARG_ARRAY) {
+      a->kind = GA_AK_STRIDED;
+      a->dtype = ins[k].arr->dtype;
+      a->data = GA_DATA(ins[k].arr);
+      ga_broadcast_strides(ins[k].arr, plan->ndim, plan->shape, a->strides);
+    } else {
+      a->kind = GA_AK_SCALAR;
+      a->dtype = plan->loop_dtype;
+      a->data = NULL;
+      if (ins[k].kind == GA_ARG_INT) ga_scalar_from_int(&a->value, plan->loop_dtype, ins[k].i);
+      else ga_scalar_from_double(&a->value, plan->loop_dtype, ins[k].f);
+      memset(a->strides, 0, sizeof a->strides);
+    }
+  }
+  for (int k = 0; k < op->nout; k++) {
+    ga_ew_arg *a = &c.arg[op->nin + k];
+    c.loop_types[op->nin + k] = plan->out_dtype[k];
+    a->kind = GA_AK_STRIDED;
+    a->dtype = outs[k]->dtype;
+    a->data = GA_DATA(outs[k]);
+    memcpy(a->strides, outs[k]->strides, sizeof(int64_t) * plan->ndim);
+  }
+  collapse(&c);
+  return c.device == GA_CPU ? ga_host_ew(&c) : ga_cuda_ew(&c);
+}
+
+static void plan_for(ga_ew_plan *p, int op, int loop, const ga_array *dst) {
+  p->op = &ga_ops[op];
+  p->loop_dtype = loop;
+  p->out_dtype[0] = ga_op_out_dtype(p->op, loop);
+  p->ndim = dst->ndim;
+  memcpy(p->shape, dst->shape, sizeof(int64_t) * dst->ndim);
+  p->device = GA_DEVICE(dst);
+}
+
+int ga_copy(ga_array *dst, const ga_array *src, void *stream) {
+  ga_ew_plan p;
+  const ga_array *both[2] = {dst, src};
+  int nd;
+  int64_t shape[GA_MAXDIM];
+  int rc = ga_broadcast_shapes(2, both, &nd, shape);
+  if (rc) return rc;
+  if (nd != dst->ndim || memcmp(shape, dst->shape, sizeof(int64_t) * nd)) {
+    char s1[512], s2[512];
+    return ga_err(GA_EINVAL, "could not broadcast input array from shape %s into shape %s",
+                  ga_shape_str(src->ndim, src->shape, s1, sizeof s1),
+                  ga_shape_str(dst->ndim, dst->shape, s2, sizeof s2));
+  }
+  plan_for(&p, GA_OP_COPY, src->dtype, dst);
+  ga_operand in = {GA_ARG_ARRAY, src, 0, 0};
+  return ga_ew_run(&p, &in, &dst, stream);
+}
+
+int ga_fill(ga_array *dst, const ga_operand *value, void *stream) {
+  ga_ew_plan p;
+  plan_for(&p, GA_OP_COPY, dst->dtype, dst);
+  return ga_ew_run(&p, value, &dst, stream);
+}
+
+int ga_arange_fill(ga_array *dst, const ga_operand *start, const ga_operand *step, int loop, void *stream) {
+  ga_ew_plan p;
+  if (!(ga_ops[GA_OP_ARANGE].types & (1u << loop)))
+    return ga_err(GA_ETYPE, "no arange for dtype %s", ga_dtypes[loop].name);
+  plan_for(&p, GA_OP_ARANGE, loop, dst);
+  ga_operand in[2] = {*start, *step};
+  return ga_ew_run(&p, in, &dst, stream);
+}

@@ -1,0 +1,77 @@
+/* Where an array's bytes come from: the device's caching pool, or for host
+ * arrays the pinned pool when a GPU is present (transfers at bus rate) and
+ * an ordinary aligned-malloc pool otherwise. */
+#include "ga_array.h"
+#include "ga_cuda.h"
+#include "ga_host.h"
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int64_t live_device_bytes;
+static ga_pool *plain_host_pool;
+static pthread_once_t plain_once = PTHREAD_ONCE_INIT;
+
+static void make_plain_pool(void) {
+  plain_host_pool = ga_pool_new(ga_host_raw_alloc, ga_host_raw_free, NULL);
+  const char *dbg = getenv("GPUARRAY_MEM_DEBUG");
+  if (dbg && dbg[0] == '1') ga_pool_set_debug(plain_host_pool, 1);
+}
+
+ga_pool *ga_host_pool(void) {
+  ga_pool *p = ga_cuda_pinned_pool();
+  if (p) return p;
+  pthread_once(&plain_once, make_plain_pool);
+  return plain_host_pool;
+}
+
+int64_t ga_live_device_bytes(void) { return __atomic_load_n(&live_device_bytes, __ATOMIC_RELAXED); }
+
+static char *human(size_t n, char *buf) {
+  snprintf(buf, 64, "%zu", n);
+  return buf;
+}
+
+int ga_buffer_new(int device, size_t nbytes, void *stream, ga_buffer **out) {
+  ga_pool *pool;
+  if (device == GA_CPU) {
+    pool = ga_host_pool();
+  } else {
+    int rc = ga_cuda_set_device(device);
+    if (rc) return rc;
+    pool = ga_cuda_pool(device);
+  }
+  if (!pool) return ga_err(GA_ENOMEM, "cannot create memory pool");
+  ga_buffer *b = malloc(sizeof *b);
+  if (!b) return ga_err(GA_ENOMEM, "out of host memory");
+  void *ptr;
+  int limit_hit = 0;
+  ga_block *blk = ga_pool_malloc(pool, nbytes, stream, &ptr, &limit_hit);
+  if (!blk) {
+    free(b);
+    char u[64], t[64];
+    return ga_err(GA_ENOMEM, "out of memory allocating %zu bytes (pool used %s, total %s%s)", nbytes,
+                  human(ga_pool_used_bytes(pool), u), human(ga_pool_total_bytes(pool), t),
+                  limit_hit ? ", limit reached" : "");
+  }
+  b->refcount = 1;
+  b->device = device;
+  b->ptr = ptr;
+  b->nbytes = nbytes;
+  b->pool = pool;
+  b->block = blk;
+  b->stream = stream;
+  if (device != GA_CPU) __atomic_add_fetch(&live_device_bytes, (int64_t)nbytes, __ATOMIC_RELAXED);
+  *out = b;
+  return GA_OK;
+}
+
+void ga_buffer_decref(ga_buffer *b) {
+  if (__atomic_sub_fetch(&b->refcount, 1, __ATOMIC_ACQ_REL) != 0) return;
+  if (b->device != GA_CPU) {
+    __atomic_sub_fetch(&live_device_bytes, (int64_t)b->nbytes, __ATOMIC_RELAXED);
+    ga_cuda_set_device(b->device);  /* pool frees are per device */
+  }
+  ga_pool_free(b->pool, b->block);
+  free(b);
+}

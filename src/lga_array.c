@@ -1,0 +1,256 @@
+/* The ndarray userdata: creation, lifetime (__gc, __close and :free share
+ * one idempotent release), attributes, metamethods.  Methods written in Lua
+ * live in the same methods table (filled by gpuarray/init.lua). */
+#include "lga_core.h"
+#include "ga_cuda.h"
+#include "ga_host.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Force a full collection once this many bytes were allocated since the
+ * last one (or half the live device bytes, whichever is larger): Lua cannot
+ * see device memory, so without this, temporaries pile up on the card. */
+#define LGA_GC_STEP_BYTES (256ll << 20)
+
+int lga_errorf(lua_State *L, const char *fname, const char *fmt, ...) {
+  char msg[4096];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return luaL_error(L, "%s: %s", fname, msg);
+}
+
+int lga_fail(lua_State *L, const char *fname) {
+  lua_pushfstring(L, "%s: %s", fname, ga_errmsg());
+  return lua_error(L);
+}
+
+ga_array *lga_toarray(lua_State *L, int idx) {
+  return luaL_testudata(L, idx, LGA_ARRAY_MT);
+}
+
+ga_array *lga_check(lua_State *L, int idx, const char *fname) {
+  ga_array *a = luaL_testudata(L, idx, LGA_ARRAY_MT);
+  if (!a) lga_errorf(L, fname, "bad argument #%d (ndarray expected, got %s)", idx, luaL_typename(L, idx));
+  if (!a->buf) lga_errorf(L, fname, "array has been freed");
+  return a;
+}
+
+void lga_check_current(lua_State *L, lga_state *S, const ga_array *a, const char *fname) {
+  int d = GA_DEVICE(a);
+  if (d != GA_CPU && d != S->device && S->device != GA_CPU)
+    lga_errorf(L, fname, "array device must be same as the current device: array device = %d while current = %d",
+               d, S->device);
+}
+
+static ga_array *push_blank(lua_State *L) {
+  ga_array *a = lua_newuserdatauv(L, sizeof(ga_array), 1);
+  a->buf = NULL;
+  a->ndim = 0;
+  a->size = 0;
+  luaL_setmetatable(L, LGA_ARRAY_MT);
+  return a;
+}
+
+ga_array *lga_new_array(lua_State *L, lga_state *S, const char *fname, int device, int dtype,
+                        int ndim, const int64_t *shape) {
+  ga_array *a = push_blank(L);
+  void *stream = lga_stream(S, device);
+  int rc = ga_array_init(a, device, dtype, ndim, shape, stream);
+  if (rc == GA_ENOMEM) {
+    /* free cached blocks, let Lua drop what it no longer references, retry */
+    ga_pool_free_all_blocks(device == GA_CPU ? ga_host_pool() : ga_cuda_pool(device));
+    lua_gc(L, LUA_GCCOLLECT);
+    S->gc_debt = 0;
+    rc = ga_array_init(a, device, dtype, ndim, shape, stream);
+  }
+  if (rc) lga_fail(L, fname);
+  S->gc_debt += (int64_t)a->size * GA_ITEMSIZE(dtype);
+  if (S->gc_debt > LGA_GC_STEP_BYTES && S->gc_debt > ga_live_device_bytes() / 2) {
+    S->gc_debt = 0;
+    lua_gc(L, LUA_GCCOLLECT);
+  }
+  return a;
+}
+
+ga_array *lga_new_view(lua_State *L, int base_idx) {
+  base_idx = lua_absindex(L, base_idx);
+  ga_array *src = lga_toarray(L, base_idx);
+  ga_array *v = push_blank(L);
+  ga_array_view(v, src);
+  /* base is the array that owns the memory, as in NumPy */
+  if (lua_getiuservalue(L, base_idx, 1) == LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_pushvalue(L, base_idx);
+  }
+  lua_setiuservalue(L, -2, 1);
+  return v;
+}
+
+/* __gc, __close and :free */
+static int arr_free(lua_State *L) {
+  ga_array *a = lga_toarray(L, 1);
+  if (a) ga_array_release(a);
+  return 0;
+}
+
+static int arr_len(lua_State *L) {
+  ga_array *a = lga_check(L, 1, "len");
+  if (a->ndim == 0) return lga_errorf(L, "len", "len() of unsized object (0-d array)");
+  lua_pushinteger(L, a->shape[0]);
+  return 1;
+}
+
+static void push_int_table(lua_State *L, int n, const int64_t *v) {
+  lua_createtable(L, n, 0);
+  for (int i = 0; i < n; i++) {
+    lua_pushinteger(L, v[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+}
+
+static void push_device_name(lua_State *L, int dev) {
+  if (dev == GA_CPU) lua_pushliteral(L, "cpu");
+  else lua_pushfstring(L, "cuda:%d", dev);
+}
+
+static int transpose_view(lua_State *L) {
+  ga_array *a = lga_toarray(L, 1);
+  ga_array *v = lga_new_view(L, 1);
+  for (int i = 0; i < a->ndim; i++) {
+    v->shape[i] = a->shape[a->ndim - 1 - i];
+    v->strides[i] = a->strides[a->ndim - 1 - i];
+  }
+  return 1;
+}
+
+/* Attributes; returns 0 when `k` is none. */
+static int push_attr(lua_State *L, ga_array *a, const char *k) {
+  switch (k[0]) {
+  case 's':
+    if (!strcmp(k, "shape")) { push_int_table(L, a->ndim, a->shape); return 1; }
+    if (!strcmp(k, "size")) { lua_pushinteger(L, a->size); return 1; }
+    if (!strcmp(k, "strides")) { push_int_table(L, a->ndim, a->strides); return 1; }
+    break;
+  case 'n':
+    if (!strcmp(k, "ndim")) { lua_pushinteger(L, a->ndim); return 1; }
+    if (!strcmp(k, "nbytes")) { lua_pushinteger(L, a->size * GA_ITEMSIZE(a->dtype)); return 1; }
+    break;
+  case 'd':
+    if (!strcmp(k, "dtype")) { lua_pushstring(L, ga_dtypes[a->dtype].name); return 1; }
+    if (!strcmp(k, "device")) { push_device_name(L, GA_DEVICE(a)); return 1; }
+    break;
+  case 'i':
+    if (!strcmp(k, "itemsize")) { lua_pushinteger(L, GA_ITEMSIZE(a->dtype)); return 1; }
+    break;
+  case 'b':
+    if (!strcmp(k, "base")) { lua_getiuservalue(L, 1, 1); return 1; }
+    break;
+  case 'f':
+    if (!strcmp(k, "flags")) {
+      lua_createtable(L, 0, 4);
+      lua_pushboolean(L, ga_is_c_contiguous(a)); lua_setfield(L, -2, "c_contiguous");
+      lua_pushboolean(L, ga_is_f_contiguous(a)); lua_setfield(L, -2, "f_contiguous");
+      lua_getiuservalue(L, 1, 1);
+      lua_pushboolean(L, lua_isnil(L, -1)); lua_setfield(L, -3, "owndata");
+      lua_pop(L, 1);
+      lua_pushboolean(L, 1); lua_setfield(L, -2, "writeable");
+      return 1;
+    }
+    break;
+  case 'T':
+    if (!k[1]) return transpose_view(L);
+    break;
+  }
+  return 0;
+}
+
+/* __index: methods first (upvalue 2), then attributes. */
+static int arr_index(lua_State *L) {
+  if (lua_type(L, 2) == LUA_TSTRING) {
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL) return 1;
+    lua_pop(L, 1);
+    ga_array *a = lga_check(L, 1, "ndarray");
+    const char *k = lua_tostring(L, 2);
+    if (push_attr(L, a, k)) return 1;
+    return lga_errorf(L, "ndarray", "no attribute or method '%s'", k);
+  }
+  /* integer/table keys: indexing, through the Lua-side hook if present */
+  if (lua_getfield(L, lua_upvalueindex(2), "__getitem") == LUA_TFUNCTION) {
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_call(L, 2, 1);
+    return 1;
+  }
+  return lga_errorf(L, "ndarray", "indexing is not supported yet");
+}
+
+static int arr_newindex(lua_State *L) {
+  if (lua_getfield(L, lua_upvalueindex(1), "__setitem") == LUA_TFUNCTION) {
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, 3);
+    lua_call(L, 3, 0);
+    return 0;
+  }
+  return lga_errorf(L, "ndarray", "cannot set field '%s' (arrays have no writable fields)", luaL_tolstring(L, 2, NULL));
+}
+
+/* Arithmetic metamethods: the op rows named in the metatable. */
+#define LGA_BINARY_MM(mm, OPID, name)                                   \
+  static int mm(lua_State *L) {                                         \
+    return lga_ew(L, LGA_STATE(L), &ga_ops[OPID], 1, 0, name);          \
+  }
+LGA_BINARY_MM(arr_add, GA_OP_ADD, "add")
+LGA_BINARY_MM(arr_sub, GA_OP_SUBTRACT, "subtract")
+LGA_BINARY_MM(arr_mul, GA_OP_MULTIPLY, "multiply")
+LGA_BINARY_MM(arr_div, GA_OP_TRUE_DIVIDE, "true_divide")
+static int arr_unm(lua_State *L) {
+  lua_settop(L, 1);   /* Lua passes the operand twice */
+  return lga_ew(L, LGA_STATE(L), &ga_ops[GA_OP_NEGATIVE], 1, 0, "negative");
+}
+
+static int arr_eq(lua_State *L) {
+  /* identity only: element-wise comparison is ga.equal / a:eq(b) */
+  lua_pushboolean(L, lua_rawequal(L, 1, 2));
+  return 1;
+}
+
+void lga_open_array(lua_State *L) {
+  /* stack: module table at -1; the state userdata is module._state */
+  int mod = lua_gettop(L);
+  lua_getfield(L, mod, "_state");
+  int st = lua_gettop(L);
+  luaL_newmetatable(L, LGA_ARRAY_MT);
+  int mt = lua_gettop(L);
+  lua_newtable(L);                     /* methods */
+  int methods = lua_gettop(L);
+  lua_pushvalue(L, methods);
+  lua_setfield(L, mod, "ndarray_methods");
+  lua_pushvalue(L, mt);
+  lua_setfield(L, mod, "ndarray_mt");
+
+  lua_pushvalue(L, st);
+  lua_pushvalue(L, methods);
+  lua_pushcclosure(L, arr_index, 2);
+  lua_setfield(L, mt, "__index");
+  lua_pushvalue(L, methods);
+  lua_pushcclosure(L, arr_newindex, 1);
+  lua_setfield(L, mt, "__newindex");
+  static const luaL_Reg mms[] = {
+    {"__gc", arr_free}, {"__close", arr_free}, {"__len", arr_len}, {"__eq", arr_eq},
+    {"__add", arr_add}, {"__sub", arr_sub}, {"__mul", arr_mul}, {"__div", arr_div},
+    {"__unm", arr_unm}, {NULL, NULL}};
+  lua_pushvalue(L, mt);
+  lua_pushvalue(L, st);
+  luaL_setfuncs(L, mms, 1);
+  lua_pop(L, 1);
+  lua_pushliteral(L, LGA_ARRAY_MT);
+  lua_setfield(L, mt, "__name");
+  lua_pushcfunction(L, arr_free);
+  lua_setfield(L, methods, "free");
+  lua_settop(L, mod);
+}

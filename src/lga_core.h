@@ -1,0 +1,77 @@
+/* Shared by the binding files (lga_*.c): the per-lua_State state, array
+ * userdata access, argument helpers and error conversion.  The only layer
+ * that includes lua.h. */
+#ifndef LGA_CORE_H
+#define LGA_CORE_H
+#include <lauxlib.h>
+#include <lua.h>
+#include "ga_elementwise.h"
+
+#define LGA_ARRAY_MT "gpuarray.ndarray"
+#define LGA_MAX_DEVICES 64
+
+/* Current device and streams live per lua_State (DESIGN.md "State"); every
+ * C function of the module gets this as upvalue 1. */
+typedef struct lga_state {
+  int device;                         /* current: GA_CPU or CUDA ordinal */
+  void *stream[LGA_MAX_DEVICES];      /* current stream per device (NULL = null stream) */
+  int64_t gc_debt;                    /* bytes allocated since the last forced GC */
+} lga_state;
+
+#define LGA_STATE(L) ((lga_state *)lua_touserdata((L), lua_upvalueindex(1)))
+
+/* Current stream for arrays on `device` (NULL for the host). */
+static inline void *lga_stream(lga_state *S, int device) {
+  return device >= 0 && device < LGA_MAX_DEVICES ? S->stream[device] : NULL;
+}
+
+/* Raise "<fname>: <core message>". */
+int lga_fail(lua_State *L, const char *fname);
+int lga_errorf(lua_State *L, const char *fname, const char *fmt, ...);
+
+/* Arrays */
+ga_array *lga_toarray(lua_State *L, int idx);            /* NULL if not an ndarray */
+ga_array *lga_check(lua_State *L, int idx, const char *fname); /* + not freed */
+/* Check the array is on the host or on the current device (CuPy's rule). */
+void lga_check_current(lua_State *L, lga_state *S, const ga_array *a, const char *fname);
+/* Push a new C-contiguous array (allocating, with GC pacing and the
+ * free-cache / full-GC / retry sequence on out-of-memory). */
+ga_array *lga_new_array(lua_State *L, lga_state *S, const char *fname, int device, int dtype,
+                        int ndim, const int64_t *shape);
+/* Push a view of array at index `base_idx` (shares the buffer, records base). */
+ga_array *lga_new_view(lua_State *L, int base_idx);
+
+/* Argument helpers */
+int lga_opt_dtype(lua_State *L, int idx, const char *fname, int dflt);  /* string/nil */
+int lga_get_shape(lua_State *L, int idx, const char *fname, int64_t *shape); /* returns ndim */
+/* Field `name` of the options table at idx (pushes it; returns its type). */
+int lga_opt_field(lua_State *L, int idx, const char *name);
+void lga_check_options(lua_State *L, int idx, const char *fname, const char *const *allowed);
+
+/* Copies and transfers (lga_transfer.c) */
+/* Push an array with src's data on `device` with `dtype` (-1 = src's);
+ * when nothing changes and !force_copy, pushes src itself. */
+ga_array *lga_to_device(lua_State *L, lga_state *S, int src_idx, int device, int dtype,
+                        int force_copy, const char *fname);
+/* Push an array made from a Lua value (nested table, number, boolean, array). */
+ga_array *lga_from_value(lua_State *L, lga_state *S, int idx, int device, int dtype, int force_copy,
+                         const char *fname);
+void lga_run_fill(lua_State *L, lga_state *S, ga_array *out, const ga_operand *v, const char *fname);
+
+/* Registration */
+void lga_open_array(lua_State *L);      /* metatable + methods */
+void lga_open_create(lua_State *L);
+void lga_open_transfer(lua_State *L);
+void lga_open_ops(lua_State *L);
+void lga_open_device(lua_State *L);
+void lga_open_blas(lua_State *L);
+void lga_open_kernels(lua_State *L);
+/* Register funcs with the state as upvalue 1 (+ `extra` more upvalues that
+ * the caller pushed above the state... no: one extra integer `mode`). */
+void lga_setfuncs(lua_State *L, const luaL_Reg *l, int table_idx);
+
+/* The elementwise binding entry: op on stack args [first, first+nin), with
+ * the options table at opts (0 = none); pushes the result(s). */
+int lga_ew(lua_State *L, lga_state *S, const ga_op *op, int first, int opts, const char *fname);
+
+#endif

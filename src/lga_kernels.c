@@ -1,0 +1,92 @@
+/* Kernel-engine introspection for the specs: generate the source of an op
+ * row's kernel for given dtypes and compile it with NVRTC, which needs no
+ * GPU (so CI checks every template for every dtype). */
+#include "lga_core.h"
+#include "ga_cuda.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* core.ew_source(opname, loop_dtype, dense, arch) -> source
+ * core.compile_ew(opname, loop_dtype, dense, arch) -> bytes of the image */
+static int build_call(lua_State *L, ga_ew_call *c) {
+  const char *name = luaL_checkstring(L, 1);
+  const ga_op *op = ga_op_find(name);
+  if (!op) return lga_errorf(L, "compile_ew", "no op '%s'", name);
+  int t = lga_opt_dtype(L, 2, "compile_ew", -1);
+  if (t < 0 || !(op->types & (1u << t))) return lga_errorf(L, "compile_ew", "op '%s' has no %s loop", name, lua_tostring(L, 2));
+  int dense = lua_toboolean(L, 3);
+  memset(c, 0, sizeof *c);
+  c->op = op;
+  c->nin = op->nin;
+  c->nout = op->nout;
+  c->ndim = dense ? 1 : 2;
+  c->shape[0] = 4;
+  c->shape[1] = 4;
+  c->size = dense ? 4 : 16;
+  c->dense = dense;
+  for (int k = 0; k < op->nin + op->nout; k++) {
+    int lt = k < op->nin ? t : ga_op_out_dtype(op, t);
+    c->loop_types[k] = lt;
+    c->arg[k].dtype = lt;
+    c->arg[k].kind = dense ? GA_AK_CONTIG : GA_AK_STRIDED;
+    c->arg[k].data = (char *)(uintptr_t)4096;   /* aligned: exercises the vector path */
+    c->arg[k].strides[0] = dense ? GA_ITEMSIZE(lt) : 4 * GA_ITEMSIZE(lt);
+    c->arg[k].strides[1] = GA_ITEMSIZE(lt);
+  }
+  if (op->nin > 1 && dense) c->arg[1].kind = GA_AK_BCAST;   /* and a broadcast operand */
+  return 0;
+}
+
+static int l_ew_source(lua_State *L) {
+  ga_ew_call c;
+  build_call(L, &c);
+  char *src = ga_cuda_ew_source(&c);
+  if (!src) return lga_errorf(L, "ew_source", "out of memory");
+  lua_pushstring(L, src);
+  free(src);
+  return 1;
+}
+
+static int l_compile_ew(lua_State *L) {
+  ga_ew_call c;
+  build_call(L, &c);
+  int arch = (int)luaL_optinteger(L, 4, 90);
+  char *src = ga_cuda_ew_source(&c);
+  if (!src) return lga_errorf(L, "compile_ew", "out of memory");
+  char *image;
+  size_t size;
+  int is_ptx;
+  int rc = ga_cuda_compile(src, "ga_ew", arch, &image, &size, &is_ptx);
+  free(src);
+  if (rc) return lga_fail(L, "compile_ew");
+  free(image);
+  lua_pushinteger(L, (lua_Integer)size);
+  lua_pushboolean(L, is_ptx);
+  return 2;
+}
+
+/* The op table as Lua data: {name=, nin=, nout=, types={...}} rows */
+static int l_ops(lua_State *L) {
+  lua_createtable(L, GA_NOPS, 0);
+  for (int i = 0; i < GA_NOPS; i++) {
+    const ga_op *op = &ga_ops[i];
+    lua_createtable(L, 0, 5);
+    lua_pushstring(L, op->name); lua_setfield(L, -2, "name");
+    lua_pushinteger(L, op->nin); lua_setfield(L, -2, "nin");
+    lua_pushinteger(L, op->nout); lua_setfield(L, -2, "nout");
+    lua_pushstring(L, op->expr); lua_setfield(L, -2, "expr");
+    lua_newtable(L);
+    int n = 0;
+    for (int t = 0; t < GA_NDTYPES; t++)
+      if (op->types & (1u << t)) { lua_pushstring(L, ga_dtypes[t].name); lua_rawseti(L, -2, ++n); }
+    lua_setfield(L, -2, "types");
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 1;
+}
+
+void lga_open_kernels(lua_State *L) {
+  static const luaL_Reg fns[] = {
+    {"ew_source", l_ew_source}, {"compile_ew", l_compile_ew}, {"ops", l_ops}, {NULL, NULL}};
+  lga_setfuncs(L, fns, -1);
+}
