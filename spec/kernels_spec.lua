@@ -1,0 +1,73 @@
+-- The kernel engine: every op row's template compiles with NVRTC for every
+-- dtype it accepts, in both kernel shapes (no GPU needed, so CI runs it),
+-- and the disk cache survives corrupt files and can be switched off.
+local ga = require "gpuarray"
+local core = ga.core
+
+local function sh(cmd)
+  local p = io.popen(cmd .. " 2>&1")
+  local out = p:read("a")
+  local ok, _, code = p:close()
+  return ok, out, code
+end
+
+local lua = "lua5.4"
+local paths = 'LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/?.so;;" '
+
+describe("kernel templates", function()
+  for _, op in ipairs(core.ops()) do
+    it(op.name .. " compiles for every dtype of its type set", function()
+      assert.is_true(#op.types > 0)
+      for _, dt in ipairs(op.types) do
+        for _, dense in ipairs({ true, false }) do
+          local ok, size = pcall(core.compile_ew, op.name, dt, dense, 90)
+          assert(ok, ("%s %s %s: %s"):format(op.name, dt, dense and "dense" or "strided", tostring(size)))
+          assert.is_true(size > 0)
+        end
+      end
+    end)
+  end
+
+  it("embeds the op's expression in the generated source", function()
+    local src = core.ew_source("true_divide", "int8", false)
+    assert.matches("out0 = (out0_t)in0 / (out0_t)in1", src, 1, true)
+    assert.matches("typedef double out0_t;", src, 1, true)
+    assert.matches("typedef signed char in0_t;", src, 1, true)
+  end)
+
+  it("rejects an op without a loop for the dtype", function()
+    assert.has_error(function() core.compile_ew("subtract", "bool", true) end,
+      "compile_ew: op 'subtract' has no bool loop")
+  end)
+end)
+
+describe("disk cache", function()
+  local dir = os.tmpname()
+  os.remove(dir)
+  local prog = [[-e 'local c = require("gpuarray").core; assert(c.compile_ew("multiply", "float32", true, 90))']]
+
+  it("stores compiled kernels, treats corrupt files as misses, and can be disabled", function()
+    local ok, out = sh(paths .. "GPUARRAY_CACHE_DIR=" .. dir .. " " .. lua .. " " .. prog)
+    assert(ok, out)
+    local ok2, list = sh("ls " .. dir)
+    assert(ok2, list)
+    local files = {}
+    for f in list:gmatch("%S+") do files[#files + 1] = f end
+    assert.are.equal(1, #files)
+    assert.matches("^%x+%.bin$", files[1])
+    -- truncate it: the next process must recompile, not crash, and rewrite it
+    local f = assert(io.open(dir .. "/" .. files[1], "wb")); f:write("GAK1garbage"); f:close()
+    ok, out = sh(paths .. "GPUARRAY_CACHE_DIR=" .. dir .. " " .. lua .. " " .. prog)
+    assert(ok, out)
+    f = assert(io.open(dir .. "/" .. files[1], "rb"))
+    local size = #f:read("a"); f:close()
+    assert.is_true(size > 100)
+    -- GPUARRAY_CACHE=0 writes nothing
+    local dir2 = dir .. "-off"
+    ok, out = sh(paths .. "GPUARRAY_CACHE=0 GPUARRAY_CACHE_DIR=" .. dir2 .. " " .. lua .. " " .. prog)
+    assert(ok, out)
+    local ok3 = sh("test -e " .. dir2)
+    assert.is_falsy(ok3)
+    sh("rm -rf " .. dir .. " " .. dir2)
+  end)
+end)
