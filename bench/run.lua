@@ -1,0 +1,262 @@
+-- bench/run.lua — gpuarray's side of ../shared/bench/cupy_reference.py.
+--
+-- Prints ONE JSON object with the keys of cupy_reference.py that the
+-- foundation API covers, measured the same way: same sizes, same byte
+-- counting (bytes read + written once), CUDA events around `reps` calls
+-- after `warm` warm-up calls for GPU times.
+--
+-- Lua has no monotonic wall clock, so the per-call overhead keys (CuPy:
+-- time.perf_counter around 20000 calls between two synchronize()) are
+-- measured with two CUDA events recorded around the whole loop after a
+-- synchronize: on an idle GPU running 1-element kernels the second event
+-- completes when the host has issued the last call, so the span is the
+-- host-issue-bound time per call, the quantity CuPy's figure measures.
+--
+-- Data: ga.ones / ga.arange / products of a column and a row (random numbers
+-- come in a later issue); bandwidth and GEMM rates do not depend on values.
+--
+-- Keys of cupy_reference.py left out until their API lands: overhead_sum_us,
+-- overhead_slice_us, exp_f32_GBps, fma3_user_kernel_GBps, sum/max/axis sums,
+-- strided_copy_GBps, cumsum, sum_f64, randn, sort, batched matmul, fft.
+-- broadcast_add_f32_GBps uses a separate 1-element array in place of
+-- CuPy's b[:1] (slicing comes later): the kernel sees the same stride-0
+-- broadcast of one element.
+--
+--   lua5.4 bench/run.lua > ours.json      (with LUA_PATH/LUA_CPATH set, or installed)
+local ga = require "gpuarray"
+
+local NULL = setmetatable({}, { __tostring = function() return "null" end })
+local keys, R, errors = {}, {}, {}
+local function put(k, v)
+  if R[k] == nil then keys[#keys + 1] = k end
+  if v == nil then v = NULL end
+  R[k] = v
+end
+
+local function encode(v)
+  local t = type(v)
+  if v == NULL or v == nil then return "null" end
+  if t == "boolean" then return tostring(v) end
+  if t == "number" then
+    if v ~= v or v == math.huge or v == -math.huge then return "null" end
+    if math.type(v) == "integer" then return tostring(v) end
+    return string.format("%.6g", v)
+  end
+  if t == "string" then
+    return '"' .. v:gsub('[%c"\\]', function(c)
+      local esc = { ['"'] = '\\"', ["\\"] = "\\\\", ["\n"] = "\\n", ["\r"] = "\\r", ["\t"] = "\\t" }
+      return esc[c] or string.format("\\u%04x", c:byte())
+    end) .. '"'
+  end
+  if t == "table" then
+    local ks = {}
+    for k in pairs(v) do ks[#ks + 1] = k end
+    table.sort(ks)
+    local parts = {}
+    for _, k in ipairs(ks) do parts[#parts + 1] = encode(tostring(k)) .. ": " .. encode(v[k]) end
+    return "{" .. table.concat(parts, ", ") .. "}"
+  end
+  return encode(tostring(v))
+end
+
+local function emit()
+  local parts = {}
+  for _, k in ipairs(keys) do parts[#parts + 1] = " " .. encode(k) .. ": " .. encode(R[k]) end
+  if next(errors) then parts[#parts + 1] = ' "errors": ' .. encode(errors) end
+  io.write("{\n", table.concat(parts, ",\n"), "\n}\n")
+end
+
+put("library", "gpuarray " .. tostring(ga.__version or "dev"))
+if not ga.cuda.is_available() then
+  put("gpu", nil)
+  put("note", "no GPU")
+  emit()
+  os.exit(0)
+end
+
+-- GPUARRAY_BENCH_QUICK=1: tiny sizes and few reps, to check that the
+-- script runs (the specs use it); the figures are then meaningless.
+local QUICK = os.getenv("GPUARRAY_BENCH_QUICK") == "1"
+local cuda = ga.cuda
+put("gpu", cuda.Device(0).name)
+if QUICK then put("note", "GPUARRAY_BENCH_QUICK=1: sizes reduced, figures meaningless") end
+local function sync() cuda.Device():synchronize() end
+
+-- A section that fails records null for its keys and the error message,
+-- and the benchmark goes on.
+local function section(names, f)
+  local ok, err = pcall(f)
+  if not ok then
+    for _, k in ipairs(names) do
+      if R[k] == nil then put(k, nil) end
+      errors[k] = tostring(err)
+    end
+    io.stderr:write("bench: ", table.concat(names, ","), ": ", tostring(err), "\n")
+  end
+  collectgarbage()
+  ga.get_default_memory_pool():free_all_blocks()
+end
+
+local function gpu_ms(f, reps, warm)
+  reps, warm = reps or 10, warm or 2
+  if QUICK then reps, warm = 2, 1 end
+  for _ = 1, warm do f() end
+  local s, e = cuda.Event(), cuda.Event()
+  s:record()
+  for _ = 1, reps do f() end
+  e:record()
+  e:synchronize()
+  return cuda.get_elapsed_time(s, e) / reps
+end
+
+local function wall_us(f, reps, warm)
+  reps, warm = reps or 20000, warm or 200
+  if QUICK then reps, warm = 20, 2 end
+  for _ = 1, warm do f() end
+  sync()
+  local s, e = cuda.Event(), cuda.Event()
+  s:record()
+  for _ = 1, reps do f() end
+  e:record()
+  e:synchronize()
+  return cuda.get_elapsed_time(s, e) / reps * 1e3
+end
+
+-- Lua 5.4 interpreter for the subprocesses: the one running this script.
+local function interpreter()
+  local i, cand = -1, nil
+  while arg and arg[i] do cand = arg[i]; i = i - 1 end
+  return cand or "lua5.4"
+end
+local function shq(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+
+-- first call of a kernel never compiled (empty cache directory), then the
+-- first add of a fresh process with that (now warm) cache directory
+section({ "cold_compile_ms", "warm_first_add_ms" }, function()
+  local probe = [[
+local mode = ...
+local ga = require "gpuarray"
+local a, b = ga.ones(16, "float32"), ga.ones(16, "float32")
+ga.cuda.Device():synchronize()
+local e1, e2 = ga.cuda.Event(), ga.cuda.Event()
+e1:record()
+local r = mode == "mul" and a * 3.25 or a + b
+e2:record()
+e2:synchronize()
+local ms = ga.cuda.get_elapsed_time(e1, e2)
+local z = a * 3.25 + b * b   -- the rest of the expression, into the cache
+ga.cuda.Device():synchronize()
+assert(r.size == 16 and z.size == 16)
+io.write(string.format("%.6f", ms))
+]]
+  local script = os.tmpname()
+  local fh = assert(io.open(script, "w"))
+  fh:write(probe)
+  fh:close()
+  local p = io.popen("mktemp -d")
+  local dir = p:read("l")
+  p:close()
+  assert(dir and dir ~= "", "mktemp -d failed")
+  local env = "GPUARRAY_CACHE_DIR=" .. shq(dir) ..
+    " LUA_PATH=" .. shq("lua/?.lua;lua/?/init.lua;" .. package.path) ..
+    " LUA_CPATH=" .. shq("build/?.so;" .. package.cpath)
+  local function run(mode)
+    local q = io.popen(env .. " " .. shq(interpreter()) .. " " .. shq(script) .. " " .. mode .. " 2>&1")
+    local out = q:read("a")
+    local ok = q:close()
+    local v = tonumber(out)
+    if not ok or not v then error("probe (" .. mode .. ") failed: " .. out) end
+    return v
+  end
+  local ok, err = pcall(function()
+    put("cold_compile_ms", run("mul"))
+    put("warm_first_add_ms", run("add"))
+  end)
+  os.remove(script)
+  os.execute("rm -rf " .. shq(dir))
+  if not ok then error(err, 0) end
+end)
+
+-- host-side cost of one call on a 1-element array
+section({ "overhead_add_us", "overhead_scalar_mul_us", "overhead_empty_us" }, function()
+  local x, y = ga.ones(1, "float32"), ga.ones(1, "float32")
+  put("overhead_add_us", wall_us(function() return x + y end))
+  put("overhead_scalar_mul_us", wall_us(function() return x * 2.0 end))
+  put("overhead_empty_us", wall_us(function() return ga.empty(1, "float32") end))
+end)
+section({ "overhead_matmul64_us" }, function()
+  local m = ga.ones({ 64, 64 }, "float32")
+  put("overhead_matmul64_us", wall_us(function() return ga.matmul(m, m) end, 5000))
+end)
+
+local N = QUICK and 1 << 20 or 1 << 28 -- 2^28 float32 = 1 GiB per array
+local GB = N * 4 / 1e9
+section({ "copy_f32_GBps", "add_f32_GBps", "scale_f32_GBps", "axpy_expr_ms", "broadcast_add_f32_GBps" }, function()
+  local a = ga.arange(0, N, 1, "float32")
+  local b = ga.ones(N, "float32")
+  local c = ga.full(N, 0.5, "float32")
+  local out = ga.empty_like(a)
+  put("copy_f32_GBps", 2 * GB / gpu_ms(function() out:set(a) end) * 1e3)
+  put("add_f32_GBps", 3 * GB / gpu_ms(function() ga.add(a, b, { out = out }) end) * 1e3)
+  put("scale_f32_GBps", 2 * GB / gpu_ms(function() ga.multiply(a, 2.0, { out = out }) end) * 1e3)
+  put("axpy_expr_ms", gpu_ms(function()
+    local t = a * b
+    local r = t + c
+    t:free()
+    r:free()
+  end))
+  local b1 = ga.ones(1, "float32") -- stands in for b[:1]
+  put("broadcast_add_f32_GBps", 2 * GB / gpu_ms(function() ga.add(a, b1, { out = out }) end) * 1e3)
+  a:free(); b:free(); c:free(); out:free()
+end)
+
+section({ "transpose_copy_GBps" }, function()
+  local side = QUICK and 1024 or 16384
+  local M = ga.ones({ side, side }, "float32") -- a.reshape(16384, 16384) in CuPy
+  put("transpose_copy_GBps", 2 * GB / gpu_ms(function()
+    local r = ga.ascontiguousarray(M.T)
+    r:free()
+  end) * 1e3)
+  M:free()
+end)
+
+for _, row in ipairs { { "float32", "f32" }, { "float64", "f64" }, { "float16", "f16" } } do
+  local dt, name = row[1], row[2]
+  local key = "matmul_" .. name .. "_8192_TFLOPs"
+  section({ key }, function()
+    local n = QUICK and 256 or 8192
+    -- a column times a row: varied values in [0, 1), like CuPy's random data
+    local col, r1, r2 = {}, {}, {}
+    local seed = 1
+    local function rnd()
+      seed = (seed * 1103515245 + 12345) % 2147483648
+      return seed / 2147483648
+    end
+    for i = 1, n do col[i] = { rnd() }; r1[i] = rnd(); r2[i] = rnd() end
+    local cc = ga.asarray(col, dt)
+    local A = cc * ga.asarray(r1, dt)
+    local B = cc * ga.asarray(r2, dt)
+    put(key, 2 * n ^ 3 / gpu_ms(function()
+      local C = ga.matmul(A, B)
+      C:free()
+    end, 5) / 1e9)
+    A:free(); B:free()
+  end)
+end
+
+section({ "h2d_GBps", "d2h_GBps" }, function()
+  local h = ga.host.ones(QUICK and 1 << 20 or 1 << 27) -- 1 GiB of float64 in host memory
+  put("h2d_GBps", h.nbytes / gpu_ms(function()
+    local d = ga.asarray(h)
+    if not rawequal(d, h) then d:free() end
+  end, 3, 1) / 1e6)
+  local d = ga.asarray(h)
+  put("d2h_GBps", h.nbytes / gpu_ms(function()
+    local r = d:get()
+    r:free()
+  end, 3, 1) / 1e6)
+  if not rawequal(d, h) then d:free() end
+  h:free()
+end)
+
+emit()
