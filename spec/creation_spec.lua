@@ -269,6 +269,13 @@ helper.each_device(function(xp, dev)
     end
   end)
 
+  describe("dimensions given as integral floats", function()
+    it("ga.empty(2^3) (a float with an integer value) is accepted", function()
+      assert.are.same({ 8 }, xp.empty(2 ^ 3).shape)
+      assert.are.same({ 2, 4 }, xp.zeros({ 2.0, 2 ^ 2 }).shape)
+    end)
+  end)
+
   describe("bad shapes", function()
     it("negative dimensions are an error", function()
       helper.assert_error(function() xp.zeros(-1) end, "zeros: ", "negative dimensions are not allowed")

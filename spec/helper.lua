@@ -145,7 +145,7 @@ function helper.allclose(a, b, opts)
       first = first or string.format("at %s: got %s, expected %s", path, fmt(x), fmt(y))
     end
   end
-  cmp(ta, tb, "")
+  cmp(ta, tb, "(top)")
   if bad == 0 then return true, "ok" end
   return false, string.format("%d element(s) differ; first %s (rtol %g, atol %g, max abs err %g)",
     bad, first, rtol, atol, worst)
