@@ -12,7 +12,7 @@ INST_PREFIX ?= /usr/local
 INST_LIBDIR ?= $(INST_PREFIX)/lib/lua/5.4
 INST_LUADIR ?= $(INST_PREFIX)/share/lua/5.4
 BLAS_LIBS   ?= -lopenblas
-BUSTED      ?= /usr/bin/busted
+BUSTED      ?= $(shell command -v busted 2>/dev/null || echo /usr/bin/busted)
 BUILD       ?= build
 
 CUDA_LIBDIR := $(CUDA_DIR)/lib64

@@ -34,7 +34,7 @@ int ga_cuda_device_count(void) {
 int ga_cuda_check_device(int dev) {
   int n = ga_cuda_device_count();
   if (dev < 0 || dev >= n)
-    return ga_err(GA_EDEVICE, "invalid device id %d (%d CUDA device%s available)", dev, n, n == 1 ? "" : "s");
+    return ga_err(GA_EDEVICE, "invalid device id %d (%d device%s)", dev, n, n == 1 ? "" : "s");
   return GA_OK;
 }
 

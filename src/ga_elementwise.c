@@ -71,6 +71,12 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
                     op->name, ga_dtypes[dtype_req].name, types, ga_casting_names[casting]);
     return ga_err(GA_ETYPE, "ufunc '%s' not supported for the input types (%s)", op->name, types);
   }
+  /* NumPy applies the casting rule to the input casts too (Lua numbers are
+   * weak and exempt) */
+  for (int k = 0; k < op->nin; k++)
+    if (ins[k].kind == GA_ARG_ARRAY && !ga_can_cast(eff[k], T, casting))
+      return ga_err(GA_ETYPE, "Cannot cast ufunc '%s' input %d from %s to %s with casting rule '%s'",
+                    op->name, k, ga_dtypes[eff[k]].name, ga_dtypes[T].name, ga_casting_names[casting]);
   plan->op = op;
   plan->loop_dtype = T;
   for (int k = 0; k < op->nout; k++) plan->out_dtype[k] = ga_op_out_dtype(op, T);

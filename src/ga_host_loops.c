@@ -1,0 +1,119 @@
+/* The host's inner loops, generated from the op table: for every row of
+ * ga_ops.def and every dtype T of its type set, one function that runs the
+ * row's expression over n strided elements.  A new row needs no edit here.
+ *
+ * Each function has a few copies of the same loop: one per common stride
+ * pattern with the strides as constants (so the compiler can vectorise it),
+ * and a general strided one.  Loads and stores go through memcpy, which
+ * compiles to plain (unaligned) moves: complex128 views may be only 8-byte
+ * aligned.  Arguments are not `restrict`: an output may be its input. */
+#include "ga_host.h"
+#include <math.h>
+#include <string.h>
+
+/* gcc's -O2 vectorises only loops of known trip count, and these loops are
+ * the host backend's hot path.  No FMA contraction: the reference must give
+ * the same bits on every CPU (NumPy's loops do not contract either). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic", "fp-contract=off", "cx-fortran-rules")
+#endif
+/* On x86-64 Linux every function also gets an AVX2+F16C clone, chosen when
+ * the library loads: without F16C each float16 conversion is a libgcc call
+ * (about 20x slower). */
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
+#define HL_CLONES __attribute__((target_clones("default", "arch=x86-64-v3")))
+#else
+#define HL_CLONES
+#endif
+
+/* Row expressions are written once for every T; bool * bool (logical and)
+ * is intended, not a slip. */
+#pragma GCC diagnostic ignored "-Wint-in-bool-context"
+
+/* Per-argument lists, for nin in 1..3 and nout in 1..2. */
+#define HL_L1(M, P) M(0, P)
+#define HL_L2(M, P) M(0, P) M(1, P)
+#define HL_L3(M, P) M(0, P) M(1, P) M(2, P)
+
+/* Stride patterns.  PAT(k) is input k's stride; outputs are contiguous in
+ * every pattern but the general one.  C: all contiguous; S1: in0 contiguous,
+ * the others broadcast (x + 2, clip(x, lo, hi)); S0: in0 broadcast, the
+ * others contiguous (2 - x); SA: every input broadcast (arange). */
+#define HL_PAT_C(k) ((int64_t)sizeof(in##k##_t))
+#define HL_PAT_S1(k) ((k) == 0 ? (int64_t)sizeof(in##k##_t) : 0)
+#define HL_PAT_S0(k) ((k) == 0 ? 0 : (int64_t)sizeof(in##k##_t))
+#define HL_PAT_SA(k) ((int64_t)0)
+
+#define HL_DECL_IN(k, _)                                                      \
+  const char *a##k = args[k];                                                 \
+  const int64_t s##k = strides[k];                                            \
+  in##k##_t h##k; /* broadcast inputs are loaded once, before the loop */     \
+  memcpy(&h##k, a##k, sizeof h##k);
+#define HL_DECL_OUT(k, NIN)                                                   \
+  char *b##k = args[(NIN) + k];                                               \
+  const int64_t t##k = strides[(NIN) + k];
+#define HL_TYPE_IN(k, ct) typedef ct in##k##_t;
+#define HL_TYPE_OUT(k, ct) typedef ct out##k##_t;
+#define HL_MATCH_IN(k, PAT) &&s##k == PAT(k)
+#define HL_MATCH_OUT(k, _) &&t##k == (int64_t)sizeof(out##k##_t)
+#define HL_LOAD(k, PAT)                                                       \
+  in##k##_t in##k;                                                            \
+  if (PAT(k) == 0) in##k = h##k;                                              \
+  else memcpy(&in##k, a##k + j * PAT(k), sizeof in##k);
+#define HL_LOAD_G(k, _)                                                       \
+  in##k##_t in##k;                                                            \
+  memcpy(&in##k, a##k + j * s##k, sizeof in##k);
+#define HL_OUTVAR(k, _) out##k##_t out##k;
+#define HL_STORE_C(k, _) memcpy(b##k + j * (int64_t)sizeof out##k, &out##k, sizeof out##k);
+#define HL_STORE_G(k, _) memcpy(b##k + j * t##k, &out##k, sizeof out##k);
+
+#define HL_ITER(NIN, NOUT, LOAD, PAT, STORE, ...)                             \
+  for (int64_t j = 0; j < n; j++) {                                           \
+    HL_L##NIN(LOAD, PAT)                                                      \
+    HL_L##NOUT(HL_OUTVAR, ~)                                                  \
+    int64_t _i = i0 + j;                                                      \
+    (void)_i;                                                                 \
+    __VA_ARGS__;                                                              \
+    HL_L##NOUT(STORE, ~)                                                      \
+  }
+
+#define HL_TRY(NIN, NOUT, PAT, ...)                                           \
+  if (1 HL_L##NIN(HL_MATCH_IN, PAT) HL_L##NOUT(HL_MATCH_OUT, ~)) {            \
+    HL_ITER(NIN, NOUT, HL_LOAD, PAT, HL_STORE_C, __VA_ARGS__)                 \
+    return;                                                                   \
+  }
+
+#define HL_FN(NAME, NIN, NOUT, ct, outct, ...)                                \
+  HL_CLONES static void NAME(char **args, const int64_t *strides, int64_t n, int64_t i0) { \
+    HL_L##NIN(HL_TYPE_IN, ct)                                                 \
+    HL_L##NOUT(HL_TYPE_OUT, outct)                                            \
+    if (n <= 0) return;                                                       \
+    HL_L##NIN(HL_DECL_IN, ~)                                                  \
+    HL_L##NOUT(HL_DECL_OUT, NIN)                                              \
+    HL_TRY(NIN, NOUT, HL_PAT_C, __VA_ARGS__)                                  \
+    if (NIN > 1) HL_TRY(NIN, NOUT, HL_PAT_S1, __VA_ARGS__)                    \
+    if (NIN > 1) HL_TRY(NIN, NOUT, HL_PAT_S0, __VA_ARGS__)                    \
+    HL_TRY(NIN, NOUT, HL_PAT_SA, __VA_ARGS__)                                 \
+    HL_ITER(NIN, NOUT, HL_LOAD_G, ~, HL_STORE_G, __VA_ARGS__)                 \
+  }
+
+/* One function per (row, T): hl_<OP>_<T>. */
+#define HL_DEF(ID, ct, OP, nin, nout, outrule, ...)                           \
+  HL_FN(hl_##OP##_##ID, nin, nout, ct, outrule##_CT(ID, ct), __VA_ARGS__)
+#define GA_OP(OP, name, nin, nout, tset, outrule, flags, ...)                 \
+  tset(HL_DEF, OP, nin, nout, outrule, __VA_ARGS__)
+#include "ga_ops.def"
+#undef GA_OP
+
+#define HL_ENTRY(ID, ct, OP) [GA_##ID] = hl_##OP##_##ID,
+static const ga_host_loop_fn hl_table[GA_NOPS][GA_NDTYPES] = {
+#define GA_OP(OP, name, nin, nout, tset, outrule, flags, ...) [GA_OP_##OP] = {tset(HL_ENTRY, OP)},
+#include "ga_ops.def"
+#undef GA_OP
+};
+
+ga_host_loop_fn ga_host_loop(const ga_op *op, int loop_dtype) {
+  if (!op || op->id < 0 || op->id >= GA_NOPS || loop_dtype < 0 || loop_dtype >= GA_NDTYPES)
+    return NULL;
+  return hl_table[op->id][loop_dtype];
+}
