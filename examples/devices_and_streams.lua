@@ -69,9 +69,11 @@ print(string.format("10 x (x * 1.5 + 1) on %d floats, non-blocking stream: %.3f 
 print("stream done: " .. tostring(s:done()) .. "; current stream is the null stream again: "
   .. tostring(cuda.get_current_stream() == cuda.Stream.null))
 
+local z
 do
   local _ <close> = s:enter()
-  y = y - 1
+  z = ga.arange(0, 4, 1, "float32") * 2 + 1   -- on s
 end
 s:synchronize()
-print("first element: " .. y:get():totable()[1])
+print("computed on the stream inside enter(): " .. tostring(z:get()))
+print(string.format("y has %d elements on %s", y.size, y.device))

@@ -54,7 +54,8 @@ describe("bench/run.lua", function()
   end
   it("without a GPU prints {library, gpu: null, note} and exits 0", function()
     if helper.has_gpu() then pending("GPU present: see the quick run"); return end
-    local ok, how, code, text = run(helper.lua_env() .. " " .. helper.lua_interpreter() .. " bench/run.lua")
+    local ok, how, code, text = run("(" .. helper.lua_env() .. " " .. helper.lua_interpreter() ..
+      " bench/run.lua 2>/dev/null)")
     assert.is_true(ok == true and code == 0, tostring(how) .. " " .. tostring(code) .. "\n" .. text)
     local body = check_json(text)
     assert.matches('"gpu": null', body, 1, true)
@@ -62,8 +63,8 @@ describe("bench/run.lua", function()
   end)
   it("with a GPU, a quick run (GPUARRAY_BENCH_QUICK=1) fills every key with no errors", function()
     if not helper.has_gpu() then pending("no GPU"); return end
-    local ok, how, code, text = run("GPUARRAY_BENCH_QUICK=1 " .. helper.lua_env() .. " " ..
-      helper.lua_interpreter() .. " bench/run.lua 2>/dev/null")
+    local ok, how, code, text = run("(GPUARRAY_BENCH_QUICK=1 " .. helper.lua_env() .. " " ..
+      helper.lua_interpreter() .. " bench/run.lua 2>/dev/null)")
     assert.is_true(ok == true and code == 0, tostring(how) .. " " .. tostring(code) .. "\n" .. text)
     local body = check_json(text)
     assert.is_falsy(body:find('"errors"', 1, true), "bench sections failed:\n" .. body)
