@@ -27,7 +27,7 @@ stats("after c = a + b")
 a:free()                                          -- deterministic release
 do
   local tmp <close> = ga.empty(1 << 22)           -- 32 MiB, freed at the end of the block
-  stats("inside a block with a <close> array")
+  stats(string.format("inside a block with a %d MiB <close> array", tmp.nbytes >> 20))
 end
 stats("after a:free() and the block")
 

@@ -1,7 +1,6 @@
 -- Attributes: shape ndim size dtype itemsize nbytes strides device base
 -- flags T, #x, tostring.
 local helper = require "spec.helper"
-local ga = helper.ga
 
 helper.each_device(function(xp, dev)
   describe("attributes", function()

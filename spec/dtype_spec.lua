@@ -13,6 +13,7 @@ local ABBR = {
 
 -- NumPy 2's result dtype of array(a) + array(b), row a, column b, in the
 -- order of helper.DTYPES (computed with numpy 2.4: (np.zeros(2,a)+np.zeros(2,b)).dtype).
+-- luacheck: push ignore 631
 local PROMOTE = {
   --                b      i8     i16     i32     i64      u8     u16     u32     u64     f16     f32     f64     c64    c128
   bool       = {   "b",   "i8",  "i16",  "i32",  "i64",   "u8",  "u16",  "u32",  "u64",  "f16",  "f32",  "f64",  "c64", "c128"},
@@ -30,6 +31,7 @@ local PROMOTE = {
   complex64  = { "c64",  "c64",  "c64", "c128", "c128",  "c64",  "c64", "c128", "c128",  "c64",  "c64", "c128",  "c64", "c128"},
   complex128 = {"c128", "c128", "c128", "c128", "c128", "c128", "c128", "c128", "c128", "c128", "c128", "c128", "c128", "c128"},
 }
+-- luacheck: pop
 
 -- Weak Lua scalars (NEP 50): array(dtype) + scalar.  A string starting with
 -- "!" means an error whose message contains the rest.  (numpy 2.4 results

@@ -190,8 +190,7 @@ helper.each_device(function(xp, dev)
       pool:set_limit(pool:total_bytes() + 64 * MiB)
       local ok, err = pcall(function()
         for _ = 1, 20 do
-          local t = xp.empty(4 * MiB) -- 32 MiB, never freed explicitly
-          t = nil
+          local _ = xp.empty(4 * MiB) -- 32 MiB, never freed explicitly
         end
       end)
       pool:set_limit(0)
