@@ -87,7 +87,8 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
 int ga_ew_check_out(const ga_ew_plan *plan, int k, const ga_array *out, int casting) {
   char b1[32], b2[32], s1[512], s2[512];
   if (GA_DEVICE(out) != plan->device)
-    return ga_err(GA_EDEVICE, "out is on %s but the operands are on %s",
+    return ga_err(GA_EDEVICE, "out is on %s but the operands are on %s; make out with the operands' "
+                  "module (ga.empty_like(x)) or move data with ga.asarray(x) / x:get()",
                   devname(GA_DEVICE(out), b1), devname(plan->device, b2));
   if (out->ndim != plan->ndim || memcmp(out->shape, plan->shape, sizeof(int64_t) * out->ndim))
     return ga_err(GA_EINVAL, "out has shape %s but the result has shape %s",
