@@ -27,7 +27,7 @@ KERNELS := $(sort $(wildcard kernels/*.cuh kernels/*.cu))
 LUAFILES := $(wildcard lua/gpuarray/*.lua)
 MODULE := $(BUILD)/gpuarray/core.so
 
-.PHONY: all deps test test-host test-c demo install clean lint
+.PHONY: all deps test test-host test-c test-host-c demo install clean lint
 
 all: $(MODULE)
 
@@ -57,12 +57,18 @@ test: deps
 	@$(MAKE) --no-print-directory test-c
 	$(LUA) $(BUSTED) --lua=$(LUA)
 
-# C unit tests of the pieces that need no Lua (caching allocator...),
-# under AddressSanitizer and UBSan.
-test-c: | $(BUILD)/obj
+# C unit tests of the pieces that need no Lua (caching allocator, host
+# backend), under AddressSanitizer and UBSan.
+test-c: test-host-c | $(BUILD)/obj
 	$(CC) -std=gnu99 -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
 	  -Wall -Wextra -Isrc spec/c/test_pool.c src/ga_pool.c -o $(BUILD)/test_pool -pthread
 	$(BUILD)/test_pool
+
+test-host-c: | $(BUILD)/obj
+	$(CC) -std=gnu99 -fwrapv -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
+	  -fno-omit-frame-pointer -Wall -Wextra -Isrc spec/c/test_host.c $(wildcard src/ga_host_*.c) \
+	  src/ga_dtype.c src/ga_ops.c src/ga_error.c $(BLAS_LIBS) -lm -o $(BUILD)/test_host
+	$(BUILD)/test_host
 
 demo: deps
 	@$(MAKE) --no-print-directory all

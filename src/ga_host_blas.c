@@ -5,6 +5,7 @@
  * cuBLAS does for CuPy) and rounded back to nearest. */
 #include "ga_host.h"
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,7 +46,8 @@ static bool hb_direct(int64_t rows, int64_t cols, int64_t rs, int64_t cs, int64_
 static int hb_prepare(const ga_array *x, int gt, hb_mat *m) {
   int64_t rows = x->shape[0], cols = x->shape[1], isz = GA_ITEMSIZE(gt);
   m->tmp = NULL;
-  if (x->dtype == gt && hb_direct(rows, cols, x->strides[0], x->strides[1], isz, &m->trans, &m->ld)) {
+  if (x->dtype == gt && (uintptr_t)GA_DATA(x) % isz == 0 &&
+      hb_direct(rows, cols, x->strides[0], x->strides[1], isz, &m->trans, &m->ld)) {
     m->p = GA_DATA(x);
     return GA_OK;
   }
@@ -92,11 +94,11 @@ int ga_host_matmul(const ga_array *a, const ga_array *b, ga_array *out) {
     return ga_err(GA_EINVAL, "matmul: shapes (%lld,%lld) @ (%lld,%lld) -> (%lld,%lld) do not match",
                   (long long)m, (long long)k, (long long)b->shape[0], (long long)n,
                   (long long)out->shape[0], (long long)out->shape[1]);
+  if (m == 0 || n == 0) return GA_OK;
   if ((m > 1 && out->strides[0] != n * isz) || (n > 1 && out->strides[1] != isz))
     return ga_err(GA_EINVAL, "matmul: host output must be C-contiguous");
   if (m > INT_MAX || n > INT_MAX || k > INT_MAX)
     return ga_err(GA_EINVAL, "matmul: dimension over %d is too large for BLAS", INT_MAX);
-  if (m == 0 || n == 0) return GA_OK;
   if (k == 0) {                                   /* empty sum */
     memset(GA_DATA(out), 0, (size_t)(m * n * isz));
     return GA_OK;

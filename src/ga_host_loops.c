@@ -4,16 +4,18 @@
  *
  * Each function has a few copies of the same loop: one per common stride
  * pattern with the strides as constants (so the compiler can vectorise it),
- * and a general strided one.  Loads and stores go through memcpy, which
- * compiles to plain (unaligned) moves: complex128 views may be only 8-byte
- * aligned.  Arguments are not `restrict`: an output may be its input. */
+ * a general strided one, and one through memcpy for misaligned data.
+ * Arguments are not `restrict`: an output may be its input. */
 #include "ga_host.h"
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 /* gcc's -O2 vectorises only loops of known trip count, and these loops are
  * the host backend's hot path.  No FMA contraction: the reference must give
- * the same bits on every CPU (NumPy's loops do not contract either). */
+ * the same bits on every CPU (NumPy's loops do not contract either).
+ * Complex * and / by the plain formulas (Smith's for /), without C's Annex G
+ * infinity recovery: NumPy's results (inf * 1 = inf+nanj), and vectorisable. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic", "fp-contract=off", "cx-fortran-rules")
 #endif
@@ -56,16 +58,25 @@
 #define HL_TYPE_OUT(k, ct) typedef ct out##k##_t;
 #define HL_MATCH_IN(k, PAT) &&s##k == PAT(k)
 #define HL_MATCH_OUT(k, _) &&t##k == (int64_t)sizeof(out##k##_t)
-#define HL_LOAD(k, PAT)                                                       \
-  in##k##_t in##k;                                                            \
-  if (PAT(k) == 0) in##k = h##k;                                              \
-  else memcpy(&in##k, a##k + j * PAT(k), sizeof in##k);
-#define HL_LOAD_G(k, _)                                                       \
+#define HL_ALIGNED_IN(k, _)                                                   \
+  &&(uintptr_t)a##k % __alignof__(in##k##_t) == 0 && s##k % (int64_t)__alignof__(in##k##_t) == 0
+#define HL_ALIGNED_OUT(k, _)                                                  \
+  &&(uintptr_t)b##k % __alignof__(out##k##_t) == 0 && t##k % (int64_t)__alignof__(out##k##_t) == 0
+
+/* Loads and stores: typed when aligned (gcc compiles a memcpy of a complex
+ * value into a spill through the stack, ten times slower), by memcpy when
+ * not (a reinterpreted view may be misaligned). */
+#define HL_AT(T, p) (*(T *)(void *)(p))
+#define HL_LOAD_P(k, PAT)                                                     \
+  in##k##_t in##k = PAT(k) == 0 ? h##k : HL_AT(const in##k##_t, a##k + j * PAT(k));
+#define HL_LOAD_S(k, _) in##k##_t in##k = HL_AT(const in##k##_t, a##k + j * s##k);
+#define HL_LOAD_U(k, _)                                                       \
   in##k##_t in##k;                                                            \
   memcpy(&in##k, a##k + j * s##k, sizeof in##k);
 #define HL_OUTVAR(k, _) out##k##_t out##k;
-#define HL_STORE_C(k, _) memcpy(b##k + j * (int64_t)sizeof out##k, &out##k, sizeof out##k);
-#define HL_STORE_G(k, _) memcpy(b##k + j * t##k, &out##k, sizeof out##k);
+#define HL_STORE_P(k, _) HL_AT(out##k##_t, b##k + j * (int64_t)sizeof out##k) = out##k;
+#define HL_STORE_S(k, _) HL_AT(out##k##_t, b##k + j * t##k) = out##k;
+#define HL_STORE_U(k, _) memcpy(b##k + j * t##k, &out##k, sizeof out##k);
 
 #define HL_ITER(NIN, NOUT, LOAD, PAT, STORE, ...)                             \
   for (int64_t j = 0; j < n; j++) {                                           \
@@ -79,7 +90,7 @@
 
 #define HL_TRY(NIN, NOUT, PAT, ...)                                           \
   if (1 HL_L##NIN(HL_MATCH_IN, PAT) HL_L##NOUT(HL_MATCH_OUT, ~)) {            \
-    HL_ITER(NIN, NOUT, HL_LOAD, PAT, HL_STORE_C, __VA_ARGS__)                 \
+    HL_ITER(NIN, NOUT, HL_LOAD_P, PAT, HL_STORE_P, __VA_ARGS__)               \
     return;                                                                   \
   }
 
@@ -90,11 +101,15 @@
     if (n <= 0) return;                                                       \
     HL_L##NIN(HL_DECL_IN, ~)                                                  \
     HL_L##NOUT(HL_DECL_OUT, NIN)                                              \
+    if (!(1 HL_L##NIN(HL_ALIGNED_IN, ~) HL_L##NOUT(HL_ALIGNED_OUT, ~))) {     \
+      HL_ITER(NIN, NOUT, HL_LOAD_U, ~, HL_STORE_U, __VA_ARGS__)               \
+      return;                                                                 \
+    }                                                                         \
     HL_TRY(NIN, NOUT, HL_PAT_C, __VA_ARGS__)                                  \
     if (NIN > 1) HL_TRY(NIN, NOUT, HL_PAT_S1, __VA_ARGS__)                    \
     if (NIN > 1) HL_TRY(NIN, NOUT, HL_PAT_S0, __VA_ARGS__)                    \
     HL_TRY(NIN, NOUT, HL_PAT_SA, __VA_ARGS__)                                 \
-    HL_ITER(NIN, NOUT, HL_LOAD_G, ~, HL_STORE_G, __VA_ARGS__)                 \
+    HL_ITER(NIN, NOUT, HL_LOAD_S, ~, HL_STORE_S, __VA_ARGS__)                 \
   }
 
 /* One function per (row, T): hl_<OP>_<T>. */
