@@ -218,7 +218,5 @@ int ga_cuda_ew(const ga_ew_call *c) {
     int64_t want = (c->size + BLOCK - 1) / BLOCK, cap = (int64_t)(p ? p->multiprocessors : 132) * 16;
     blocks = (unsigned)(want < cap ? want : cap);
   }
-  cudaError_t e = cudaLaunchKernel((const void *)kernel, (dim3){blocks, 1, 1}, (dim3){BLOCK, 1, 1}, args, 0, (cudaStream_t)c->stream);
-  if (e != cudaSuccess) return ga_cuda_error(e, "cudaLaunchKernel");
-  return GA_OK;
+  return ga_cuda_launch(c->device, kernel, blocks, BLOCK, 0, c->stream, args);
 }

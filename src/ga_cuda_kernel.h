@@ -8,9 +8,11 @@
 typedef struct ga_kkey { uint64_t w[4]; } ga_kkey;
 typedef char *(*ga_kgen_fn)(const void *ud);  /* malloc'ed source or NULL */
 
-/* *kernel is a cudaKernel_t usable with cudaLaunchKernel. */
+/* *kernel is what ga_cuda_launch takes. */
 int ga_cuda_kernel_get(int dev, const ga_kkey *key, const char *name, ga_kgen_fn gen,
                        const void *ud, void **kernel);
+/* Launch a kernel from ga_cuda_kernel_get: a 1-d grid of 1-d blocks. */
+int ga_cuda_launch(int dev, void *kernel, unsigned grid, unsigned block, unsigned smem, void *stream, void **args);
 /* Compute capability as an integer (90 for sm_90). */
 int ga_cuda_arch(int dev);
 

@@ -4,6 +4,7 @@
 #include "lga_core.h"
 #include "ga_cuda.h"
 #include "ga_host.h"
+#include <stdio.h>
 #include <string.h>
 
 /* Push an operand usable by BLAS: dtype dt, C- or F-contiguous. */
@@ -21,9 +22,12 @@ static int l_matmul(lua_State *L) {
   ga_array *a = lga_check(L, 1, "matmul"), *b = lga_check(L, 2, "matmul");
   lga_check_current(L, S, a, "matmul");
   lga_check_current(L, S, b, "matmul");
-  if (GA_DEVICE(a) != GA_DEVICE(b))
-    return lga_errorf(L, "matmul", "operands are on different devices (%s and %s); move one with ga.asarray(x) or x:get()",
-                      GA_DEVICE(a) == GA_CPU ? "cpu" : "cuda", GA_DEVICE(b) == GA_CPU ? "cpu" : "cuda");
+  if (GA_DEVICE(a) != GA_DEVICE(b)) {
+    char d1[32] = "cpu", d2[32] = "cpu";
+    if (GA_DEVICE(a) != GA_CPU) snprintf(d1, sizeof d1, "cuda:%d", GA_DEVICE(a));
+    if (GA_DEVICE(b) != GA_CPU) snprintf(d2, sizeof d2, "cuda:%d", GA_DEVICE(b));
+    return lga_errorf(L, "matmul", "operands are on different devices (%s and %s); move one with ga.asarray(x) or x:get()", d1, d2);
+  }
   if (a->ndim != 2 || b->ndim != 2)
     return lga_errorf(L, "matmul", "only 2-D operands are supported for now (got %d-D and %d-D)", a->ndim, b->ndim);
   if (a->shape[1] != b->shape[0]) {

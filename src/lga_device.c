@@ -4,6 +4,7 @@
 #include "ga_cuda.h"
 #include "ga_host.h"
 #include <string.h>
+#include <time.h>
 
 #define STREAM_MT "gpuarray.Stream"
 #define EVENT_MT "gpuarray.Event"
@@ -188,6 +189,14 @@ static int l_pool_set_limit(lua_State *L) {
   return 0;
 }
 
+/* core.clock(): monotonic wall time in seconds (benchmarks, examples) */
+static int l_clock(lua_State *L) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  lua_pushnumber(L, (lua_Number)t.tv_sec + (lua_Number)t.tv_nsec * 1e-9);
+  return 1;
+}
+
 static int l_live_bytes(lua_State *L) { lua_pushinteger(L, ga_live_device_bytes()); return 1; }
 
 void lga_open_device(lua_State *L) {
@@ -196,7 +205,7 @@ void lga_open_device(lua_State *L) {
     {"device_props", l_device_props}, {"mem_info", l_mem_info}, {"device_synchronize", l_device_sync},
     {"stream_new", l_stream_new}, {"stream_use", l_stream_use}, {"event_new", l_event_new},
     {"get_elapsed_time", l_elapsed}, {"event_record", l_event_record}, {"pool_stats", l_pool_stats}, {"pool_free_all", l_pool_free_all},
-    {"pool_set_limit", l_pool_set_limit}, {"live_device_bytes", l_live_bytes}, {NULL, NULL}};
+    {"pool_set_limit", l_pool_set_limit}, {"live_device_bytes", l_live_bytes}, {"clock", l_clock}, {NULL, NULL}};
   lga_setfuncs(L, fns, -1);
   static const luaL_Reg smeth[] = {
     {"synchronize", l_stream_sync}, {"done", l_stream_done}, {"_info", l_stream_info}, {NULL, NULL}};
