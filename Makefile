@@ -27,7 +27,7 @@ KERNELS := $(sort $(wildcard kernels/*.cuh kernels/*.cu))
 LUAFILES := $(wildcard lua/gpuarray/*.lua)
 MODULE := $(BUILD)/gpuarray/core.so
 
-.PHONY: all deps test test-host test-c test-host-c demo install clean lint
+.PHONY: all deps test test-asan test-host test-c test-host-c demo install clean lint
 
 all: $(MODULE)
 
@@ -70,6 +70,15 @@ test-host-c: | $(BUILD)/obj
 	  src/ga_dtype.c src/ga_ops.c src/ga_error.c $(BLAS_LIBS) -lm -o $(BUILD)/test_host
 	$(BUILD)/test_host
 
+# The whole busted suite against a module built with AddressSanitizer and
+# UBSan (host backend; the CUDA runtime's own allocations are not checked
+# for leaks).
+test-asan: deps
+	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" all
+	LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
+	  ASAN_OPTIONS=detect_leaks=0:protect_shadow_gap=0 GPUARRAY_MEM_DEBUG=1 \
+	  $(LUA) $(BUSTED) --lua=$(LUA) --cpath="./build-asan/?.so" --exclude-tags=slow
+
 demo: deps
 	@$(MAKE) --no-print-directory all
 	LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="$(BUILD)/?.so;;" $(LUA) examples/first_program.lua
@@ -83,4 +92,4 @@ lint:
 	luacheck lua spec examples bench
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) build-asan
