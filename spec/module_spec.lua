@@ -1,0 +1,33 @@
+-- The module as a whole: it loads without a driver, never links libcuda
+-- (the runtime reaches the driver itself), and starts no CUDA library at
+-- require time.
+local ga = require "gpuarray"
+
+describe("module", function()
+  it("does not link libcuda directly", function()
+    local p = assert(io.popen("ldd build/gpuarray/core.so 2>&1"))
+    local out = p:read("a")
+    p:close()
+    assert.matches("libcudart", out)
+    assert.is_nil(out:match("libcuda%.so"), out)
+  end)
+
+  it("exposes the dtypes and the default device", function()
+    assert.are.equal("float32", ga.float32)
+    assert.are.equal(14, #ga.core.dtypes)
+    local x = ga.zeros(2)
+    assert.are.equal(ga.cuda.is_available() and "cuda:0" or "cpu", x.device)
+  end)
+
+  it("honours GPUARRAY_DEVICE=cpu and rejects a bad value", function()
+    local env = 'LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/?.so;;" '
+    local prog = [[ -e 'io.write(require("gpuarray").zeros(1).device)']]
+    local p = assert(io.popen(env .. "GPUARRAY_DEVICE=cpu lua5.4" .. prog .. " 2>&1"))
+    assert.are.equal("cpu", p:read("a"))
+    p:close()
+    p = assert(io.popen(env .. "GPUARRAY_DEVICE=gpu7 lua5.4" .. prog .. " 2>&1"))
+    local out = p:read("a")
+    p:close()
+    assert.matches("GPUARRAY_DEVICE must be 'cpu' or 'cuda:N', got 'gpu7'", out, 1, true)
+  end)
+end)
