@@ -74,22 +74,34 @@ static int kind_rank(char k) {
   switch (k) { case 'b': return 0; case 'u': return 1; case 'i': return 2; case 'f': return 3; default: return 4; }
 }
 
+/* Casting and promotion are looked up on every op: tabulate them once. */
+static unsigned char safe_tab[GA_NDTYPES][GA_NDTYPES], same_kind_tab[GA_NDTYPES][GA_NDTYPES];
+static signed char promote_tab[GA_NDTYPES][GA_NDTYPES];
+
+__attribute__((constructor)) static void build_tables(void) {
+  for (int a = 0; a < GA_NDTYPES; a++)
+    for (int b = 0; b < GA_NDTYPES; b++) {
+      safe_tab[a][b] = can_cast_safe(a, b);
+      same_kind_tab[a][b] = safe_tab[a][b] || kind_rank(ga_dtypes[a].kind) <= kind_rank(ga_dtypes[b].kind);
+    }
+  for (int a = 0; a < GA_NDTYPES; a++)
+    for (int b = 0; b < GA_NDTYPES; b++) {
+      promote_tab[a][b] = GA_COMPLEX128;   /* everything casts to complex128 */
+      for (int t = 0; t < GA_NDTYPES; t++)
+        if (safe_tab[a][t] && safe_tab[b][t]) { promote_tab[a][b] = (signed char)t; break; }
+    }
+}
+
 bool ga_can_cast(int from, int to, int casting) {
   switch (casting) {
   case GA_CAST_NO: case GA_CAST_EQUIV: return from == to;
-  case GA_CAST_SAFE: return can_cast_safe(from, to);
-  case GA_CAST_SAME_KIND:
-    return can_cast_safe(from, to) ||
-           kind_rank(ga_dtypes[from].kind) <= kind_rank(ga_dtypes[to].kind);
+  case GA_CAST_SAFE: return safe_tab[from][to];
+  case GA_CAST_SAME_KIND: return same_kind_tab[from][to];
   default: return true;
   }
 }
 
-int ga_promote(int a, int b) {
-  for (int t = 0; t < GA_NDTYPES; t++)
-    if (can_cast_safe(a, t) && can_cast_safe(b, t)) return t;
-  return GA_COMPLEX128; /* unreachable: everything casts to complex128 */
-}
+int ga_promote(int a, int b) { return promote_tab[a][b]; }
 
 bool ga_int_fits(int dt, int64_t v) {
   switch (dt) {

@@ -27,12 +27,21 @@ int lga_fail(lua_State *L, const char *fname) {
   return lua_error(L);
 }
 
+/* The metatable is also stored under this address key: a rawgetp is
+ * cheaper than luaL_testudata's lookup by name, on every operand. */
+static const char mt_key = 0;
+
 ga_array *lga_toarray(lua_State *L, int idx) {
-  return luaL_testudata(L, idx, LGA_ARRAY_MT);
+  void *p = lua_touserdata(L, idx);
+  if (!p || !lua_getmetatable(L, idx)) return NULL;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
+  int same = lua_rawequal(L, -1, -2);
+  lua_pop(L, 2);
+  return same ? p : NULL;
 }
 
 ga_array *lga_check(lua_State *L, int idx, const char *fname) {
-  ga_array *a = luaL_testudata(L, idx, LGA_ARRAY_MT);
+  ga_array *a = lga_toarray(L, idx);
   if (!a) lga_errorf(L, fname, "bad argument #%d (ndarray expected, got %s)", idx, luaL_typename(L, idx));
   if (!a->buf) lga_errorf(L, fname, "array has been freed");
   return a;
@@ -50,7 +59,8 @@ static ga_array *push_blank(lua_State *L) {
   a->buf = NULL;
   a->ndim = 0;
   a->size = 0;
-  luaL_setmetatable(L, LGA_ARRAY_MT);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
+  lua_setmetatable(L, -2);
   return a;
 }
 
@@ -230,6 +240,8 @@ void lga_open_array(lua_State *L) {
   int st = lua_gettop(L);
   luaL_newmetatable(L, LGA_ARRAY_MT);
   int mt = lua_gettop(L);
+  lua_pushvalue(L, mt);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &mt_key);
   lua_newtable(L);                     /* methods */
   int methods = lua_gettop(L);
   lua_pushvalue(L, methods);
