@@ -3,6 +3,10 @@
 -- Device ids are CUDA ordinals, 0-based as in CuPy (`cuda:0`).  The current
 -- device and each device's current stream belong to the Lua state, so
 -- several states on several threads never see each other's choices.
+--
+-- Everything here except `is_available`, `device_count` and `DeviceClass`
+-- needs a CUDA device: on the host backend (no GPU) `Device()`, `Stream`,
+-- `Event` and `get_current_stream` raise an error that says so.
 -- @module gpuarray.cuda
 
 local core = require "gpuarray.core"
@@ -10,10 +14,13 @@ local core = require "gpuarray.core"
 local cuda = {}
 
 --- Is at least one CUDA device usable?
+-- @treturn boolean
 -- @usage if ga.cuda.is_available() then print(ga.cuda.device_count()) end
 function cuda.is_available() return core.device_count() > 0 end
 
 --- Number of CUDA devices (0 without a driver or GPU).
+-- @treturn int
+-- @usage print(ga.cuda.device_count())   --> 0 on a machine without a GPU
 function cuda.device_count() return core.device_count() end
 
 -- Run fn with `enter` done and undone, even when fn raises.
@@ -32,9 +39,12 @@ local function guard(restore)
   return setmetatable(g, { __close = g.close })
 end
 
----------------------------------------------------------------------------
--- Device
+-- Device --------------------------------------------------------------------
 
+--- Devices.
+-- A CUDA device is made by `ga.cuda.Device(id)`.  Two Device objects with
+-- the same id are equal (`==`); `tostring(d)` is `"<CUDA Device 0>"`.
+-- @section Device
 local Device = {}
 local device_props = {}
 
@@ -51,9 +61,38 @@ end
 Device.__tostring = function(self) return "<CUDA Device " .. self.id .. ">" end
 Device.__eq = function(a, b) return a.id == b.id end
 
---- A CUDA device; `ga.cuda.Device()` is the current one.
--- @int[opt] id the device ordinal (0-based)
--- @usage ga.cuda.Device(0):with(function() local x = ga.zeros(3) end)
+--- The device ordinal (0-based), as in `cuda:0`.
+-- @field Device.id
+-- @usage print(ga.cuda.Device(0).id)   --> 0
+
+--- The device's name, such as `"NVIDIA H200"`.
+-- @field Device.name
+-- @usage print(ga.cuda.Device(0).name)
+
+--- The compute capability as a string: `"90"` for 9.0.
+-- @field Device.compute_capability
+-- @usage print(ga.cuda.Device(0).compute_capability)
+
+--- Number of streaming multiprocessors.
+-- @field Device.multiprocessors
+-- @usage print(ga.cuda.Device(0).multiprocessors)
+
+--- Total device memory in bytes.
+-- @field Device.total_memory
+-- @usage print(ga.cuda.Device(0).total_memory)
+
+--- A CUDA device; `ga.cuda.Device()` is the current one.  Making the
+-- object does not change the current device (see `Device:use`,
+-- `Device:with`, `Device:enter`).
+-- @int[opt] id the device ordinal (0-based); by default the current device
+--   (an error when the host is current)
+-- @treturn Device
+-- @raise `cuda.Device: invalid device id N (M devices)` for an id that does
+--   not exist
+-- @usage
+-- local d = ga.cuda.Device(0)
+-- print(d, d.id, d == ga.cuda.Device(0))   --> <CUDA Device 0>  0  true
+-- d:with(function() local x = ga.zeros(3) end)
 function cuda.Device(id)
   if id == nil then
     id = core.get_device()
@@ -65,10 +104,22 @@ function cuda.Device(id)
 end
 
 --- Make this device current for the rest of the program (or until changed).
+-- @treturn Device the device itself
+-- @usage
+-- ga.cuda.Device(0):use()
+-- print(ga.zeros(3).device)           --> cuda:0
 function Device:use() core.set_device(self.id); return self end
 
 --- Make the device current and return a to-be-closed guard restoring the
--- previous one: `local _ <close> = ga.cuda.Device(1):enter()`.
+-- previous one: `local _ <close> = ga.cuda.Device(1):enter()`.  The guard
+-- can also be closed by hand with `guard:close()` (once; later calls do
+-- nothing).
+-- @return a guard whose `__close` (and `close`) restores the previous device
+-- @usage
+-- do
+--   local _ <close> = ga.cuda.Device(0):enter()
+--   local x = ga.zeros(3)               -- on cuda:0
+-- end                                   -- the previous device is current again
 function Device:enter()
   local prev = core.get_device()
   core.set_device(self.id)
@@ -77,18 +128,35 @@ end
 
 --- Run fn(...) with this device current; the previous device is restored
 -- even when fn raises.  Returns fn's results.
+-- @tparam function fn the function to run
+-- @param ... its arguments
+-- @return what fn returns (an error fn raises is raised again, unchanged)
+-- @usage
+-- local n = ga.cuda.Device(0):with(function(k) return ga.ones(k):item() end, 1)
+-- print(n)                            --> 1.0
 function Device:with(fn, ...) return with(self, fn, ...) end
 
---- Wait for all work on the device.
+--- Wait for all work on the device (every stream) to finish.
+-- @usage
+-- local y = ga.ones(1000) * 2
+-- ga.cuda.Device(0):synchronize()
 function Device:synchronize() core.device_synchronize(self.id) end
 
---- Free and total device memory in bytes.
+--- Free and total device memory in bytes (as `cudaMemGetInfo`).
+-- @treturn int free bytes
+-- @treturn int total bytes
+-- @usage
+-- local free, total = ga.cuda.Device(0):mem_info()
+-- print(free <= total)                --> true
 function Device:mem_info() return core.mem_info(self.id) end
 
+--- The Device class: the metatable of Device objects, which holds their
+-- methods.
+-- @table cuda.DeviceClass
+-- @usage print(type(ga.cuda.DeviceClass.with))   --> function
 cuda.DeviceClass = Device
 
----------------------------------------------------------------------------
--- Streams (userdata made in C; methods added here)
+-- Streams (userdata made in C; methods added here) --------------------------
 
 local S = core.stream_mt.__index
 local current = {}      -- device id -> current stream object
@@ -108,14 +176,30 @@ end
 
 local function stream_device(s) return (s:_info()) end
 
+--- Streams.
+-- A CUDA stream is made by `ga.cuda.Stream{}` (or is `ga.cuda.Stream.null`).
+-- Work is queued on the current stream of the current device; each device
+-- has its own current stream, the null stream until another is made
+-- current.
+-- @section Stream
+
 --- The current stream of the current device.
--- @usage local s = ga.cuda.get_current_stream()
+-- @treturn Stream
+-- @usage
+-- local s = ga.cuda.get_current_stream()
+-- s:synchronize()
 function cuda.get_current_stream()
   local d = cur_dev()
   return current[d] or null_stream(d)
 end
 
---- Make this stream current for its device.
+--- Make this stream current for its device (the stream's device, which need
+-- not be the current one).
+-- @function Stream:use
+-- @treturn Stream the stream itself
+-- @usage
+-- local s = ga.cuda.Stream():use()
+-- print(rawequal(ga.cuda.get_current_stream(), s))   --> true
 function S:use()
   local d = stream_device(self)
   core.stream_use(self)
@@ -124,6 +208,15 @@ function S:use()
 end
 
 --- Make the stream current; returns a to-be-closed guard restoring the previous one.
+-- @function Stream:enter
+-- @return a guard whose `__close` (and `close`) restores the previous stream
+-- @usage
+-- local s = ga.cuda.Stream{non_blocking = true}
+-- do
+--   local _ <close> = s:enter()
+--   local y = ga.ones(1000) * 2         -- queued on s
+-- end
+-- s:synchronize()
 function S:enter()
   local d = stream_device(self)
   local prev = current[d] or null_stream(d)
@@ -132,35 +225,114 @@ function S:enter()
 end
 
 --- Run fn(...) with this stream current (restored even when fn raises).
+-- @function Stream:with
+-- @tparam function fn the function to run
+-- @param ... its arguments
+-- @return what fn returns
+-- @usage
+-- local s = ga.cuda.Stream()
+-- local y = s:with(function() return ga.ones(1000) * 3 end)
+-- s:synchronize()                     -- y is ready now
+-- print(y.shape[1])                   --> 1000
 function S:with(fn, ...) return with(self, fn, ...) end
 
 --- The stream's device ordinal.
+-- @function Stream:device_id
+-- @treturn int
+-- @usage print(ga.cuda.Stream():device_id())   --> 0
 function S:device_id() return stream_device(self) end
 
+--- Wait until all work queued on the stream has finished.
+-- @function Stream:synchronize
+-- @usage
+-- local s = ga.cuda.Stream()
+-- s:with(function() local y = ga.ones(1000) * 2 end)
+-- s:synchronize()
+
+--- Has all work queued on the stream finished?  (Does not wait.)
+-- @function Stream:done
+-- @treturn boolean
+-- @usage
+-- local s = ga.cuda.Stream()
+-- s:synchronize()
+-- print(s:done())                     --> true
+
+--- The null stream (CUDA's legacy default stream) of the current device.
+-- @field Stream.null
+-- @usage ga.cuda.Stream.null:synchronize()
+
+--- A new stream on the current device: `ga.cuda.Stream{non_blocking=true}`.
+-- (`ga.cuda.Stream` is a callable table; `ga.cuda.Stream.null` is the null
+-- stream.)
+-- @function cuda.Stream
+-- @tparam[opt] table opts `{non_blocking = true}` for a stream that does
+--   not synchronise with the null stream
+-- @treturn Stream
+-- @usage
+-- local s = ga.cuda.Stream{non_blocking = true}
+-- s:with(function() local y = ga.ones(1000) * 3 end)
+-- s:synchronize()
+
 cuda.Stream = setmetatable({}, {
-  --- `ga.cuda.Stream{non_blocking=true}`: a new stream on the current device.
+  -- `ga.cuda.Stream{non_blocking=true}`: a new stream on the current device.
   __call = function(_, opts)
     opts = opts or {}
     if type(opts) ~= "table" then error("cuda.Stream: options must be a table", 2) end
     return core.stream_new(opts.non_blocking and 2 or 1, cur_dev())
   end,
-  --- `ga.cuda.Stream.null`: the default (legacy null) stream of the current device.
+  -- `ga.cuda.Stream.null`: the default (legacy null) stream of the current device.
   __index = function(_, k) if k == "null" then return null_stream(cur_dev()) end end,
 })
 
----------------------------------------------------------------------------
--- Events
+-- Events --------------------------------------------------------------------
 
+--- Events.
+-- A CUDA event is made by `ga.cuda.Event()`: a marker recorded on a stream,
+-- to wait for or to time GPU work with.
+-- @section Event
 local E = core.event_mt.__index
 
 --- `ga.cuda.Event()`: an event on the current device.
--- @usage local e1, e2 = ga.cuda.Event(), ga.cuda.Event(); e1:record(); ...; e2:record(); e2:synchronize()
+-- @treturn Event
+-- @usage
+-- local e1, e2 = ga.cuda.Event(), ga.cuda.Event()
+-- e1:record()
+-- local y = ga.ones(1000) * 2
+-- e2:record()
+-- e2:synchronize()
 function cuda.Event() return core.event_new() end
 
---- Record the event on `stream` (default: the current stream).
+--- Record the event on `stream` (default: the current stream of the
+-- current device).
+-- @function Event:record
+-- @tparam[opt] Stream stream
+-- @treturn Event the event itself
+-- @usage
+-- local s = ga.cuda.Stream()
+-- local e = ga.cuda.Event():record(s)
+-- e:synchronize()
 function E:record(stream) core.event_record(self, stream or cuda.get_current_stream()); return self end
 
---- Milliseconds between two recorded events.
+--- Wait until the work recorded before the event has finished.
+-- @function Event:synchronize
+-- @usage
+-- local e = ga.cuda.Event()
+-- local y = ga.ones(1000) * 2
+-- e:record()
+-- e:synchronize()
+
+--- Milliseconds between two recorded events.  The second one must have
+-- completed (after `e2:synchronize()`, say).
+-- @tparam Event e1 the start
+-- @tparam Event e2 the end
+-- @treturn number milliseconds
+-- @usage
+-- local e1, e2 = ga.cuda.Event(), ga.cuda.Event()
+-- e1:record()
+-- local y = ga.ones(1000000) * 3
+-- e2:record()
+-- e2:synchronize()
+-- print(ga.cuda.get_elapsed_time(e1, e2), "ms")
 function cuda.get_elapsed_time(e1, e2) return core.get_elapsed_time(e1, e2) end
 
 return cuda

@@ -354,6 +354,10 @@ end
 -- @tparam table info `{dtype = "float32", shape = {2, 3}, kind = "f"}`
 --   (`kind` one of `f i u b c`; derived from dtype when absent)
 -- @treturn string e.g. `"array([1., 2., 3.], dtype=float32)"`
+-- @usage
+-- local format = require "gpuarray.format"
+-- print(format.repr({1, 2}, {dtype = "int32", shape = {2}}))   --> array([1, 2], dtype=int32)
+-- print(format.repr({{0.5, 1}}, {dtype = "float64", shape = {1, 2}}))   --> array([[0.5, 1. ]])
 function M.repr(t, info)
   local dtype = info.dtype or "float64"
   local shape = info.shape or {}

@@ -6,6 +6,21 @@
 --
 -- The C module `gpuarray.core` does the work; this file assembles the
 -- public API from it with CuPy's names.
+--
+-- Arrays are created on the *current device*: `cuda:0` by default, `cpu`
+-- (the host backend) when there is no usable GPU, or what
+-- `GPUARRAY_DEVICE=cpu|cuda:N` says.  `ga.host.X` makes the same array on
+-- the host.  Devices, streams and events are in `ga.cuda` (module
+-- `gpuarray.cuda`), printing in `gpuarray.format`.
+--
+-- dtypes are strings: `"bool"`, `"int8"` `"int16"` `"int32"` `"int64"`,
+-- `"uint8"` ... `"uint64"`, `"float16"` `"float32"` `"float64"`,
+-- `"complex64"` `"complex128"`; `ga.float32` etc. are the same strings, and
+-- aliases such as `"float"`, `"int"`, `"f4"`, `"double"` are accepted.  A
+-- dtype argument may also be given as an options table `{dtype = "int32"}`.
+-- Shapes are an integer or a table of integers (`{}` is 0-d).  Axes and
+-- indices are 1-based; values are not indices (`ga.arange(3)` is 0, 1, 2).
+-- Errors are Lua errors of the form `"<function>: <problem>"`.
 -- @module gpuarray
 
 local core = require "gpuarray.core"
@@ -14,61 +29,546 @@ local cuda = require "gpuarray.cuda"
 
 local ga = { cuda = cuda, core = core, __version = "0.1.0" }
 local host = {}
+--- The same API for host arrays (device `"cpu"`): `ga.host.zeros`,
+-- `ga.host.array` ... take the arguments of `ga.zeros`, `ga.array` ... and
+-- make arrays in host memory whatever the current device is.  It also has
+-- the ufuncs, `matmul`, `asnumpy`, `get_array_module` and the dtype names.
+-- @table ga.host
+-- @usage
+-- local h = ga.host.arange(3)
+-- print(h.device)                    --> cpu
+-- print(ga.get_array_module(h) == ga.host)   --> true
 ga.host = host
 
 -- dtype names: ga.float32 == "float32"
 for _, name in ipairs(core.dtypes) do ga[name] = name; host[name] = name end
 
--- creation functions: ga.X makes arrays on the current device, ga.host.X on the host
+--- Creation.
+-- Functions that make arrays.  `ga.X` makes the array on the current device
+-- (`ga.zeros` ... `ga.identity`, `ga.array`, `ga.asarray`), or, for the
+-- functions that take an array (`*_like`, `ascontiguousarray`, `copy`), on
+-- that array's device; `ga.host.X` takes the same arguments and always makes
+-- a host array.  The default dtype is float64.
+-- @section creation
+
+--- A new array whose values are not initialised.
+-- @function ga.empty
+-- @tparam int|table shape an integer or a table of integers (`{}` is 0-d)
+-- @tparam[opt="float64"] string|table dtype a dtype name, or `{dtype=}`
+-- @treturn ndarray
+-- @usage
+-- local a = ga.empty({2, 3}, "float32")
+-- print(a.dtype, a.shape[1], a.shape[2])   --> float32  2  3
+
+--- A new array of zeros.
+-- @function ga.zeros
+-- @tparam int|table shape an integer or a table of integers (`{}` is 0-d)
+-- @tparam[opt="float64"] string|table dtype a dtype name, or `{dtype=}`
+-- @treturn ndarray
+-- @usage
+-- print(ga.zeros(3))                       --> array([0., 0., 0.])
+-- print(ga.zeros({2, 2}, {dtype = "int32"}).dtype)   --> int32
+
+--- A new array of ones.
+-- @function ga.ones
+-- @tparam int|table shape an integer or a table of integers (`{}` is 0-d)
+-- @tparam[opt="float64"] string|table dtype a dtype name, or `{dtype=}`
+-- @treturn ndarray
+-- @usage
+-- print(ga.ones({2, 2}, "int8"))
+-- --> array([[1, 1],
+-- -->        [1, 1]], dtype=int8)
+
+--- A new array filled with one value.
+-- @function ga.full
+-- @tparam int|table shape an integer or a table of integers (`{}` is 0-d)
+-- @tparam number|boolean fill the value of every element
+-- @tparam[opt] string|table dtype a dtype name or `{dtype=}`; by default
+--   the fill value's: int64 for a Lua integer, float64 for a float, bool for
+--   a boolean
+-- @treturn ndarray
+-- @usage
+-- print(ga.full(3, 7))                --> array([7, 7, 7])
+-- print(ga.full({2}, 0.5, "float32")) --> array([0.5, 0.5], dtype=float32)
+
+--- A new uninitialised array with the shape of `a`, on `a`'s device.
+-- @function ga.empty_like
+-- @tparam ndarray a the array whose shape (and dtype) to take
+-- @tparam[opt=a.dtype] string|table dtype a dtype name, or `{dtype=}`
+-- @treturn ndarray
+-- @usage
+-- local a = ga.zeros({2, 3}, "float32")
+-- local b = ga.empty_like(a)
+-- print(b.dtype, b.shape[2])          --> float32  3
+
+--- A new array of zeros with the shape of `a`, on `a`'s device.
+-- @function ga.zeros_like
+-- @tparam ndarray a the array whose shape (and dtype) to take
+-- @tparam[opt=a.dtype] string|table dtype a dtype name, or `{dtype=}`
+-- @treturn ndarray
+-- @usage
+-- print(ga.zeros_like(ga.arange(3)))  --> array([0, 0, 0])
+
+--- A new array of ones with the shape of `a`, on `a`'s device.
+-- @function ga.ones_like
+-- @tparam ndarray a the array whose shape (and dtype) to take
+-- @tparam[opt=a.dtype] string|table dtype a dtype name, or `{dtype=}`
+-- @treturn ndarray
+-- @usage
+-- print(ga.ones_like(ga.arange(3), "float32"))   --> array([1., 1., 1.], dtype=float32)
+
+--- A new array filled with one value, with the shape of `a`, on `a`'s device.
+-- @function ga.full_like
+-- @tparam ndarray a the array whose shape (and dtype) to take
+-- @tparam number|boolean fill the value of every element
+-- @tparam[opt=a.dtype] string|table dtype a dtype name, or `{dtype=}`
+-- @treturn ndarray
+-- @usage
+-- print(ga.full_like(ga.zeros(2), 9))   --> array([9., 9.])
+
+--- An array from Lua values or another array; always a copy.
+-- @function ga.array
+-- @param obj a rectangular nested table of numbers or booleans, an array
+--   (host or device), or a single number or boolean (0-d)
+-- @tparam[opt] string|table dtype a dtype name or `{dtype=}`; by default
+--   an array's own dtype, else bool for booleans, int64 when every value is
+--   a Lua integer, float64 otherwise (and for tables without values)
+-- @treturn ndarray a new array on the current device
+-- @usage
+-- print(ga.array({{1, 2}, {3, 4}}, "float32"))
+-- --> array([[1., 2.],
+-- -->        [3., 4.]], dtype=float32)
+-- print(ga.array({true, false}).dtype)   --> bool
+
+--- An array from Lua values or another array, without copying when `obj`
+-- is already an array on the target device with the requested dtype.
+-- @function ga.asarray
+-- @param obj a nested table, an array or a number, as for `ga.array`
+-- @tparam[opt] string|table dtype a dtype name or `{dtype=}`
+-- @treturn ndarray `obj` itself, or a new array on the current device
+-- @usage
+-- local x = ga.array({1, 2, 3})
+-- print(rawequal(ga.asarray(x), x))   --> true
+-- local h = ga.host.array({1, 2, 3})
+-- local d = ga.asarray(h)             -- host -> current device
+-- print(ga.asarray(x, "float32").dtype)   --> float32
+
+--- A C-contiguous array with the values of `a`: `a` itself when it is
+-- already C-contiguous with that dtype, else a contiguous copy on `a`'s
+-- device.  A nested table or number gives a new array on the current device.
+-- @function ga.ascontiguousarray
+-- @param a an array (or what `ga.array` takes)
+-- @tparam[opt] string|table dtype a dtype name or `{dtype=}`
+-- @treturn ndarray
+-- @usage
+-- local m = ga.zeros({2, 3})
+-- print(m.T.flags.c_contiguous)                        --> false
+-- print(ga.ascontiguousarray(m.T).flags.c_contiguous)  --> true
+
+--- A copy of array `a` on `a`'s device (`ga.host.copy(a)`: on the host);
+-- the same as `a:copy()`.
+-- @function ga.copy
+-- @tparam ndarray a
+-- @treturn ndarray a new, C-contiguous array
+-- @usage
+-- local a = ga.arange(3)
+-- local b = ga.copy(a)
+-- print(rawequal(a, b), b)            --> false  array([0, 1, 2])
+
+--- Evenly spaced values in `[start, stop)`, as NumPy's `arange`:
+-- `ga.arange(stop)` or `ga.arange(start, stop, step?, dtype?)`.
+-- @function ga.arange
+-- @tparam[opt=0] number start first value
+-- @tparam number stop end of the interval (not included)
+-- @tparam[opt=1] number step spacing (not zero)
+-- @tparam[opt] string|table dtype a dtype name or `{dtype=}` (always the
+--   last argument); by default int64 when every number is a Lua integer,
+--   else float64
+-- @treturn ndarray a 1-D array
+-- @usage
+-- print(ga.arange(5))                 --> array([0, 1, 2, 3, 4])
+-- print(ga.arange(1, 2, 0.25))        --> array([1.  , 1.25, 1.5 , 1.75])
+-- print(ga.arange(0, 5, 2, "float32"))   --> array([0., 2., 4.], dtype=float32)
+
+--- `num` evenly spaced values from `start` to `stop`.
+-- @function ga.linspace
+-- @tparam number start first value
+-- @tparam number stop last value (unless `endpoint = false`)
+-- @tparam[opt=50] int num number of values
+-- @tparam[opt] string|table opts a dtype name, or
+--   `{num=, endpoint=true, dtype="float64"}`
+-- @treturn ndarray a 1-D array
+-- @usage
+-- print(ga.linspace(0, 1, 5))         --> array([0.  , 0.25, 0.5 , 0.75, 1.  ])
+-- print(ga.linspace(0, 1, 4, {endpoint = false}))   --> array([0.  , 0.25, 0.5 , 0.75])
+-- print(ga.linspace(0, 1, {num = 3, dtype = "float32"}))   --> array([0. , 0.5, 1. ], dtype=float32)
+
+--- A 2-D array with ones on a diagonal and zeros elsewhere.
+-- @function ga.eye
+-- @tparam int N number of rows
+-- @tparam[opt=N] int M number of columns (`nil` for N)
+-- @tparam[opt=0] int k the diagonal: 0 the main one, > 0 above, < 0 below
+-- @tparam[opt="float64"] string|table dtype a dtype name or `{dtype=}`
+--   (always the last argument)
+-- @treturn ndarray an N x M array
+-- @usage
+-- print(ga.eye(2, 3, "int8"))
+-- --> array([[1, 0, 0],
+-- -->        [0, 1, 0]], dtype=int8)
+-- print(ga.eye(3, nil, 1).shape[2])   --> 3
+
+--- The n x n identity matrix.
+-- @function ga.identity
+-- @tparam int n number of rows and columns
+-- @tparam[opt="float64"] string|table dtype a dtype name or `{dtype=}`
+-- @treturn ndarray
+-- @usage
+-- print(ga.identity(2, "float32"))
+-- --> array([[1., 0.],
+-- -->        [0., 1.]], dtype=float32)
 for name, f in pairs(core.host) do host[name] = f; ga[name] = core[name] end
 
--- ufuncs (rows of the op table); names starting with "_" are internal
+--- Element-wise arithmetic.
+-- The ufuncs broadcast their operands (NumPy rules) and promote dtypes as
+-- NumPy 2 does (NEP 50): a Lua number is a *weak scalar* that takes the
+-- array's dtype when its value fits (`int32 array + 1` is int32, `+ 1.5` is
+-- float64).  Operands may be arrays or Lua numbers; when all are numbers the
+-- result is a 0-d array on the current device.  The last argument may be an
+-- options table:
+--
+-- * `out`: an array to write the result into (it may be one of the inputs);
+--   it is returned
+-- * `dtype`: the output dtype
+-- * `casting`: `"same_kind"` (default), `"unsafe"`, `"safe"`, `"equiv"` or
+--   `"no"`, the rule the input and output casts must obey
+--
+-- The operators `a + b`, `a - b`, `a * b`, `a / b` and `-a` call these.
+-- @section arithmetic
+
+--- Element-wise sum `a + b`.
+-- @function ga.add
+-- @param a an array or a Lua number
+-- @param b an array or a Lua number
+-- @tparam[opt] table opts `{out=, dtype=, casting=}`
+-- @treturn ndarray a new array, or `opts.out`
+-- @usage
+-- local a = ga.array({{1, 2, 3}, {4, 5, 6}}, "int32")
+-- print(ga.add(a, ga.array({10, 20, 30}, "int32")))   -- broadcasts the row
+-- print(ga.add(a, 1, {dtype = "float32"}).dtype)      --> float32
+-- ga.add(a, 1, {out = a})                              -- in place
+-- ga.add(a, 0.5, {out = a, casting = "unsafe"})        -- float64 -> int32
+
+--- Element-wise difference `a - b`.
+-- @function ga.subtract
+-- @param a an array or a Lua number
+-- @param b an array or a Lua number
+-- @tparam[opt] table opts `{out=, dtype=, casting=}`
+-- @treturn ndarray a new array, or `opts.out`
+-- @usage
+-- print(ga.subtract(10, ga.arange(3)))   --> array([10,  9,  8])
+
+--- Element-wise product `a * b`.
+-- @function ga.multiply
+-- @param a an array or a Lua number
+-- @param b an array or a Lua number
+-- @tparam[opt] table opts `{out=, dtype=, casting=}`
+-- @treturn ndarray a new array, or `opts.out`
+-- @usage
+-- print(ga.multiply(ga.arange(3), ga.array({{1}, {2}})))
+-- --> array([[0, 1, 2],
+-- -->        [0, 2, 4]])
+
+--- Element-wise true division `a / b`: integer operands give float64.
+-- `ga.divide` is the same function.
+-- @function ga.true_divide
+-- @param a an array or a Lua number
+-- @param b an array or a Lua number
+-- @tparam[opt] table opts `{out=, dtype=, casting=}`
+-- @treturn ndarray a new array, or `opts.out`
+-- @usage
+-- print(ga.true_divide(ga.arange(3), 2))   --> array([0. , 0.5, 1. ])
+
+--- Element-wise negation `-a`.
+-- @function ga.negative
+-- @param a an array or a Lua number
+-- @tparam[opt] table opts `{out=, dtype=, casting=}`
+-- @treturn ndarray a new array, or `opts.out`
+-- @usage
+-- local a = ga.arange(3)
+-- print(ga.negative(a))               --> array([ 0, -1, -2])
+-- ga.negative(a, {out = a})           -- in place
 for name, f in pairs(core.ufuncs) do
   if name:sub(1, 1) ~= "_" then ga[name] = f; host[name] = f end
 end
 ga.copy, host.copy = core.copy, core.host.copy   -- the creation function, not the COPY row
+
+--- Element-wise true division `a / b`; the same function as `ga.true_divide`.
+-- @function ga.divide
+-- @param a an array or a Lua number
+-- @param b an array or a Lua number
+-- @tparam[opt] table opts `{out=, dtype=, casting=}`
+-- @treturn ndarray a new array, or `opts.out`
+-- @usage
+-- print(ga.divide(ga.array({1, 2}), ga.array({4, 8})))   --> array([0.25, 0.25])
 ga.divide, host.divide = ga.true_divide, ga.true_divide
+--- Matrix product of two 2-D arrays (cuBLAS on a GPU, OpenBLAS on the
+-- host); the same as `a:dot(b)`.  Both operands must be on the same device;
+-- their dtypes are promoted (NumPy rules), and the promoted dtype must be
+-- float16, float32 or float64: two integer, bool or complex matrices are
+-- an error.
+-- @function ga.matmul
+-- @tparam ndarray a an m x k array
+-- @tparam ndarray b a k x n array
+-- @treturn ndarray a new m x n array
+-- @usage
+-- local a = ga.array({{1, 2}, {3, 4}}, "float32")
+-- print(ga.matmul(a, ga.identity(2, "float32")))
+-- --> array([[1., 2.],
+-- -->        [3., 4.]], dtype=float32)
 ga.matmul, host.matmul = core.matmul, core.matmul
+
+--- Host and device.
+-- @section hostdevice
 
 --- The module (`ga` or `ga.host`) that made array x: write code once for
 -- both, as with `cupy.get_array_module`.
--- @usage local xp = ga.get_array_module(x); local y = xp.zeros(3)
+-- @param x an array (anything else gives `ga.host`)
+-- @treturn table `ga` for a device array, `ga.host` for a host array
+-- @usage
+-- local function double(x)
+--   local xp = ga.get_array_module(x)
+--   return ga.multiply(x, 2, {out = xp.empty(x.shape, x.dtype)})
+-- end
+-- print(double(ga.host.arange(3)))    --> array([0, 2, 4])
 function ga.get_array_module(x)
   if getmetatable(x) == core.ndarray_mt and x.device ~= "cpu" then return ga end
   return host
 end
 host.get_array_module = ga.get_array_module
+--- A host copy of `x` (CuPy's `asnumpy`): always a new host array, also
+-- when `x` is already on the host; the same as `x:get()`.  A nested table
+-- or a number gives a new host array, as `ga.host.array` does.
+-- @function ga.asnumpy
+-- @param x an array (any device), a nested table or a number
+-- @treturn ndarray a host array (device `"cpu"`)
+-- @usage
+-- local x = ga.arange(3)
+-- local h = ga.asnumpy(x)
+-- print(h.device, h)                  --> cpu  array([0, 1, 2])
 host.asnumpy = core.asnumpy
 
----------------------------------------------------------------------------
--- ndarray methods (the C __index looks here first)
+-- ndarray methods (the C __index looks here first) --------------------------
 
+--- The n-dimensional array (userdata `gpuarray.ndarray`).
+-- Its attributes are read-only; methods are called with `:`, and the
+-- operators `+ - * /`, unary `-`, `#`, `==`, `tostring` and `<close>` work
+-- on it.
+-- @type ndarray
+
+--- The shape: a new table of integers (`{}` for 0-d).
+-- @field ndarray.shape
+-- @usage
+-- local s = ga.zeros({2, 3}).shape
+-- print(s[1], s[2])                   --> 2  3
+
+--- Number of dimensions.
+-- @field ndarray.ndim
+-- @usage print(ga.zeros({2, 3}).ndim)   --> 2
+
+--- Number of elements.
+-- @field ndarray.size
+-- @usage print(ga.zeros({2, 3}).size)   --> 6
+
+--- The dtype name, a string such as `"float32"`.
+-- @field ndarray.dtype
+-- @usage print(ga.zeros(2, "float32").dtype == ga.float32)   --> true
+
+--- Bytes per element.
+-- @field ndarray.itemsize
+-- @usage print(ga.zeros(2, "float32").itemsize)   --> 4
+
+--- Bytes of all elements (`size * itemsize`).
+-- @field ndarray.nbytes
+-- @usage print(ga.zeros({2, 3}, "float32").nbytes)   --> 24
+
+--- Strides in bytes: a new table, one entry per axis.
+-- @field ndarray.strides
+-- @usage
+-- local x = ga.zeros({2, 3}, "int32")
+-- print(x.strides[1], x.strides[2], x.T.strides[1])   --> 12  4  4
+
+--- The device, `"cuda:N"` or `"cpu"`.
+-- @field ndarray.device
+-- @usage print(ga.host.zeros(2).device)   --> cpu
+
+--- The array that owns the memory of a view (`nil` for an array that owns
+-- its memory).
+-- @field ndarray.base
+-- @usage
+-- local x = ga.zeros({2, 3})
+-- print(x.base, rawequal(x.T.base, x))   --> nil  true
+
+--- Memory layout flags: a new table
+-- `{c_contiguous=, f_contiguous=, owndata=, writeable=}` of booleans.
+-- @field ndarray.flags
+-- @usage
+-- local x = ga.zeros({2, 3})
+-- print(x.flags.c_contiguous, x.T.flags.f_contiguous, x.T.flags.owndata)   --> true  true  false
+
+--- The transpose: a view with the axes reversed (no copy).
+-- @field ndarray.T
+-- @usage print(ga.zeros({2, 3}).T.shape[1])   --> 3
+
+--- Release the array's memory now (back to its pool) instead of at garbage
+-- collection.  Calling it again does nothing; any other later use raises
+-- `"<function>: array has been freed"`.
+-- @function ndarray:free
+-- @usage
+-- local x = ga.zeros(1000)
+-- x:free()
+-- print(pcall(function() return x:get() end))   --> false  ...: get: array has been freed
 local M = core.ndarray_methods
+--- A host copy of the array (the same as `ga.asnumpy(x)`); for a device
+-- array the transfer is synchronous.
+-- @function ndarray:get
+-- @treturn ndarray a new host array
+-- @usage
+-- local h = ga.arange(3):get()
+-- print(h.device)                     --> cpu
 M.get = core.get
+--- Copy values into the array, converting them to its dtype.
+-- @function ndarray:set
+-- @param src a host array, a device array or a nested table, of the
+--   array's shape
+-- @treturn ndarray the array itself
+-- @usage
+-- local x = ga.zeros(3)
+-- x:set({1, 2, 3})
+-- x:set(ga.host.arange(3))
+-- print(x)                            --> array([0., 1., 2.])
 M.set = core.set
+--- The values as nested Lua tables: bool gives booleans, integer dtypes
+-- Lua integers, floats Lua floats, complex `{re, im}`; a 0-d array gives a
+-- plain value.
+-- @function ndarray:totable
+-- @treturn table|number|boolean
+-- @usage
+-- local t = ga.array({{1, 2}, {3, 4}}):totable()
+-- print(t[2][1], math.type(t[2][1]))  --> 3  integer
 M.totable = core.totable
+--- The same as `x:totable()` (NumPy's name).
+-- @function ndarray:tolist
+-- @treturn table|number|boolean
+-- @usage print(ga.arange(3):tolist()[3])   --> 2
 M.tolist = core.totable
+--- The value of a size-1 array as a Lua value (a complex value as two
+-- numbers, re and im).
+-- @function ndarray:item
+-- @return number|boolean (and the imaginary part for a complex dtype)
+-- @usage
+-- print(ga.array({42}):item())        --> 42
+-- print(ga.zeros(1, "complex64"):item())   --> 0.0  0.0
 M.item = core.item
+--- A copy of the array on its own device (the same as `ga.copy(x)`).
+-- @function ndarray:copy
+-- @treturn ndarray a new, C-contiguous array
+-- @usage
+-- local x = ga.arange(3)
+-- local y = x:copy()
+-- print(rawequal(x, y), y)            --> false  array([0, 1, 2])
 M.copy = core.copy
+--- Matrix product `x @ b` of 2-D float arrays (the same as `ga.matmul(x, b)`).
+-- @function ndarray:dot
+-- @tparam ndarray b
+-- @treturn ndarray
+-- @usage
+-- local a = ga.array({{1, 2}, {3, 4}}, "float64")
+-- print(a:dot(a.T))
+-- --> array([[ 5., 11.],
+-- -->        [11., 25.]])
 M.dot = core.matmul
-
 local kinds = { bool = "b", int8 = "i", int16 = "i", int32 = "i", int64 = "i",
   uint8 = "u", uint16 = "u", uint32 = "u", uint64 = "u",
   float16 = "f", float32 = "f", float64 = "f", complex64 = "c", complex128 = "c" }
 
+--- `a + b`: the same as `ga.add(a, b)`; either operand may be a Lua number.
+-- @function ndarray:__add
+-- @param b an array or a Lua number
+-- @treturn ndarray
+-- @usage
+-- local x = ga.arange(3)
+-- print(x + 1, 1 + x, x + x)          --> array([1, 2, 3]) ...
+
+--- `a - b`: the same as `ga.subtract(a, b)`.
+-- @function ndarray:__sub
+-- @param b an array or a Lua number
+-- @treturn ndarray
+-- @usage print(2 - ga.arange(3))      --> array([2, 1, 0])
+
+--- `a * b`: the same as `ga.multiply(a, b)` (element-wise; the matrix
+-- product is `ga.matmul`).
+-- @function ndarray:__mul
+-- @param b an array or a Lua number
+-- @treturn ndarray
+-- @usage print(ga.arange(3) * 2)      --> array([0, 2, 4])
+
+--- `a / b`: the same as `ga.true_divide(a, b)`.
+-- @function ndarray:__div
+-- @param b an array or a Lua number
+-- @treturn ndarray
+-- @usage print(ga.arange(3) / 2)      --> array([0. , 0.5, 1. ])
+
+--- `-a`: the same as `ga.negative(a)`.
+-- @function ndarray:__unm
+-- @treturn ndarray
+-- @usage print(-ga.arange(3))         --> array([ 0, -1, -2])
+
+--- `#x`: the length of the first axis (an error for a 0-d array).
+-- @function ndarray:__len
+-- @treturn int
+-- @usage print(#ga.zeros({4, 2}))     --> 4
+
+--- `a == b`: true only when `a` and `b` are the same array object (Lua
+-- turns `==` into one boolean, so it cannot compare element-wise).
+-- @function ndarray:__eq
+-- @treturn boolean
+-- @usage
+-- local x = ga.arange(3)
+-- print(x == x, x == x:copy())        --> true  false
+
+--- `local x <close> = ...`: the array is freed (as by `x:free()`) when the
+-- variable goes out of scope.
+-- @function ndarray:__close
+-- @usage
+-- do
+--   local tmp <close> = ga.zeros(1000)
+-- end                                 -- tmp's memory is back in the pool here
+
+--- `tostring(x)`: NumPy's `repr` of the array, summarised with `...` when it
+-- has more than 1000 elements; a freed array prints as
+-- `<freed gpuarray.ndarray>`.
+-- @function ndarray:__tostring
+-- @treturn string
+-- @usage
+-- print(tostring(ga.array({1, 2}, "int32")))   --> array([1, 2], dtype=int32)
+-- print(ga.arange(2000))              --> array([   0,    1,    2, ..., 1997, 1998, 1999], shape=(2000,))
 core.ndarray_mt.__tostring = function(x)
   local ok, t = pcall(core.repr_table, x)
   if not ok then return "<freed gpuarray.ndarray>" end
   return format.repr(t, { dtype = x.dtype, shape = x.shape, kind = kinds[x.dtype] })
 end
 
----------------------------------------------------------------------------
--- memory pools
+-- memory pools --------------------------------------------------------------
 
 local function current_pool_id()
   return core.get_device()   -- -1 (host pool) when the host is current
 end
 
+--- A caching memory pool, as returned by `ga.get_default_memory_pool()`
+-- and `ga.get_default_pinned_memory_pool()`.  Freed arrays return their
+-- blocks to the pool, which keeps them for reuse instead of giving them back
+-- to the driver.
+-- @type Pool
 local Pool = {}
 Pool.__index = Pool
 
@@ -77,16 +577,45 @@ local function pool(idf)
 end
 
 --- Bytes in use by arrays.
+-- @treturn int
+-- @usage
+-- local pool = ga.get_default_memory_pool()
+-- local before = pool:used_bytes()
+-- local x = ga.zeros(1024, "float32")
+-- print(pool:used_bytes() - before)   --> 4096
 function Pool:used_bytes() return (core.pool_stats(self._id())) end
 --- Bytes held from the device (in use + cached).
+-- @treturn int
+-- @usage
+-- local pool = ga.get_default_memory_pool()
+-- print(pool:total_bytes() >= pool:used_bytes())   --> true
 function Pool:total_bytes() local _, t = core.pool_stats(self._id()); return t end
 --- Number of cached free blocks.
+-- @treturn int
+-- @usage
+-- local x = ga.zeros(1000)
+-- x:free()                            -- its block is now cached in the pool
+-- print(ga.get_default_memory_pool():n_free_blocks())
 function Pool:n_free_blocks() local _, _, n = core.pool_stats(self._id()); return n end
 --- Give every cached, unused block back to the device.
+-- @usage ga.get_default_memory_pool():free_all_blocks()
 function Pool:free_all_blocks() core.pool_free_all(self._id()) end
 --- Limit of the pool in bytes (0: none).
+-- @treturn int
+-- @usage print(ga.get_default_memory_pool():get_limit())   --> 0
 function Pool:get_limit() local _, _, _, l = core.pool_stats(self._id()); return l end
 --- Set the limit: `pool:set_limit(2^30)`, `pool:set_limit{size=2^30}` or `{fraction=0.5}`.
+-- An allocation that would take the pool's total over the limit fails with
+-- `out of memory` (after the pool has freed its cached blocks and run a full
+-- garbage collection).
+-- @tparam int|table arg a size in bytes, `{size=bytes}`, or `{fraction=f}`
+--   of the device's total memory (CUDA devices only); 0 removes the limit
+-- @usage
+-- local pool = ga.get_default_memory_pool()
+-- pool:set_limit{size = 1 << 30}      -- at most 1 GiB
+-- print(pool:get_limit())             --> 1073741824
+-- if ga.cuda.is_available() then pool:set_limit{fraction = 0.5} end
+-- pool:set_limit(0)                   -- no limit
 function Pool:set_limit(arg)
   local size
   if type(arg) == "table" then
@@ -111,10 +640,36 @@ end
 local default_pool = pool(current_pool_id)
 local pinned_pool = pool(function() return -1 end)
 
---- The memory pool arrays of the current device come from.
+--- Memory pools.
+-- @section pools
+
+--- The memory pool arrays of the current device come from.  The returned
+-- object always acts on the pool of the device current at the time of each
+-- call: a CUDA device's pool, or the host pool when the host is current.
+-- @treturn Pool
 -- @usage print(ga.get_default_memory_pool():used_bytes())
 function ga.get_default_memory_pool() return default_pool end
 --- The (pinned, when a GPU is present) pool host arrays come from.
+-- With a GPU it holds page-locked memory (`cudaHostAlloc`), so host arrays
+-- transfer at bus rate; without one it is an ordinary aligned-malloc pool.
+-- @treturn Pool
+-- @usage
+-- local pinned = ga.get_default_pinned_memory_pool()
+-- print(pinned:n_free_blocks() >= 0)  --> true
+-- pinned:free_all_blocks()
 function ga.get_default_pinned_memory_pool() return pinned_pool end
+
+--- Timing.
+-- @section timing
+
+--- Monotonic wall-clock time in seconds (`clock_gettime(CLOCK_MONOTONIC)`),
+-- as Python's `time.perf_counter`; it does not synchronise a device, so
+-- time GPU work with `ga.cuda.Event`s or after a `synchronize()`.
+-- @function ga.core.clock
+-- @treturn number seconds from an arbitrary origin
+-- @usage
+-- local t0 = ga.core.clock()
+-- local x = ga.ones(1000) * 2
+-- print(ga.core.clock() - t0 >= 0)   --> true
 
 return ga
