@@ -23,7 +23,9 @@ int lga_errorf(lua_State *L, const char *fname, const char *fmt, ...) {
 }
 
 int lga_fail(lua_State *L, const char *fname) {
+  luaL_where(L, 1);   /* the caller's position, as luaL_error gives */
   lua_pushfstring(L, "%s: %s", fname, ga_errmsg());
+  lua_concat(L, 2);
   return lua_error(L);
 }
 

@@ -300,7 +300,8 @@ local E = core.event_mt.__index
 -- local y = ga.ones(1000) * 2
 -- e2:record()
 -- e2:synchronize()
-function cuda.Event() return core.event_new() end
+-- @function cuda.Event
+cuda.Event = core.event_new
 
 --- Record the event on `stream` (default: the current stream of the
 -- current device).
@@ -311,7 +312,7 @@ function cuda.Event() return core.event_new() end
 -- local s = ga.cuda.Stream()
 -- local e = ga.cuda.Event():record(s)
 -- e:synchronize()
-function E:record(stream) core.event_record(self, stream or cuda.get_current_stream()); return self end
+function E:record(stream) core.event_record(self, stream); return self end
 
 --- Wait until the work recorded before the event has finished.
 -- @function Event:synchronize
