@@ -12,6 +12,7 @@ INST_PREFIX ?= /usr/local
 INST_LIBDIR ?= $(INST_PREFIX)/lib/lua/5.4
 INST_LUADIR ?= $(INST_PREFIX)/share/lua/5.4
 BLAS_LIBS   ?= -lopenblas
+LUA_LIB     ?= -llua5.4
 BUSTED      ?= $(shell command -v busted 2>/dev/null || echo /usr/bin/busted)
 BUILD       ?= build
 
@@ -27,7 +28,7 @@ KERNELS := $(sort $(wildcard kernels/*.cuh kernels/*.cu))
 LUAFILES := $(wildcard lua/gpuarray/*.lua)
 MODULE := $(BUILD)/gpuarray/core.so
 
-.PHONY: all deps test test-asan test-host test-c test-host-c demo install clean lint
+.PHONY: all deps test test-asan test-embed test-host test-c test-host-c demo install clean lint
 
 all: $(MODULE)
 
@@ -55,6 +56,7 @@ deps:
 test: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory test-c
+	@$(MAKE) --no-print-directory test-embed
 	$(LUA) $(BUSTED) --lua=$(LUA)
 
 # C unit tests of the pieces that need no Lua (caching allocator, host
@@ -63,6 +65,12 @@ test-c: test-host-c | $(BUILD)/obj
 	$(CC) -std=gnu99 -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
 	  -Wall -Wextra -Isrc spec/c/test_pool.c src/ga_pool.c -o $(BUILD)/test_pool -pthread
 	$(BUILD)/test_pool
+
+# Several lua_States on several threads, each using the module.
+test-embed: $(MODULE)
+	$(CC) -std=gnu99 -g -O1 -Wall -Wextra -I$(LUA_INCDIR) spec/c/test_embed.c -o $(BUILD)/test_embed \
+	  $(LUA_LIB) -pthread -ldl -lm
+	$(BUILD)/test_embed
 
 test-host-c: | $(BUILD)/obj
 	$(CC) -std=gnu99 -fwrapv -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
