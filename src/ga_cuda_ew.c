@@ -24,15 +24,19 @@ typedef struct ew_shape {
 static const char *cu(int dt) { return ga_dtypes[dt].cuda; }
 
 /* Does every byte offset of the call fit in a signed 32-bit int? */
+/* Margin below 2^31 so that `base + VEC` in the dense kernel and `i +=
+ * stride` in the grid-stride loop cannot overflow a 32-bit index. */
+#define IDX32_LIMIT ((int64_t)INT32_MAX - (1 << 22))
+
 static int needs_idx64(const ga_ew_call *c) {
-  if (c->size >= INT32_MAX) return 1;
+  if (c->size >= IDX32_LIMIT) return 1;
   for (int k = 0; k < c->nin + c->nout; k++) {
     int64_t span = GA_ITEMSIZE(c->arg[k].dtype);
     for (int d = 0; d < c->ndim; d++) {
       int64_t s = c->arg[k].strides[d];
       span += (c->shape[d] - 1) * (s < 0 ? -s : s);
     }
-    if (span >= INT32_MAX) return 1;
+    if (span >= IDX32_LIMIT) return 1;
   }
   return 0;
 }
