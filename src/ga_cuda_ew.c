@@ -73,25 +73,29 @@ static void make_key(const ew_shape *s, ga_kkey *key) {
   }
 }
 
-/* Load input k / store output k at element e (dense) or byte offset o_k. */
-static void gen_body(ga_strbuf *b, const ga_ew_call *c, const char *elem, const char *indent) {
+/* Load the inputs, run the op's expression, store the outputs, for element
+ * `elem`.  Dense kernels index contiguous operands with p<k>[elem], or, in
+ * the vector path (vec), use the registers v<k>.v[j] loaded beforehand;
+ * strided kernels use the byte offsets o<k>. */
+static void gen_body(ga_strbuf *b, const ga_ew_call *c, const char *elem, int vec, const char *indent) {
   int na = c->nin + c->nout;
-  for (int k = 0; k < c->nin; k++) {
+  char ref[GA_MAXARGS][64];
+  for (int k = 0; k < na; k++) {
     const ga_ew_arg *a = &c->arg[k];
-    if (a->kind == GA_AK_SCALAR) ga_sb_printf(b, "%sin%d_t in%d = s%d;\n", indent, k, k, k);
-    else if (c->dense && a->kind == GA_AK_BCAST) ga_sb_printf(b, "%sin%d_t in%d = ga_cast<in%d_t>(b%d);\n", indent, k, k, k, k);
-    else if (c->dense) ga_sb_printf(b, "%sin%d_t in%d = ga_cast<in%d_t>(p%d[%s]);\n", indent, k, k, k, k, elem);
-    else ga_sb_printf(b, "%sin%d_t in%d = ga_cast<in%d_t>(*(const %s *)(p%d + o%d));\n", indent, k, k, k, cu(a->dtype), k, k);
+    if (a->kind == GA_AK_SCALAR) snprintf(ref[k], sizeof ref[k], "s%d", k);
+    else if (c->dense && a->kind == GA_AK_BCAST) snprintf(ref[k], sizeof ref[k], k < c->nin ? "b%d" : "p%d[0]", k);
+    else if (c->dense && vec) snprintf(ref[k], sizeof ref[k], "v%d.v[j]", k);
+    else if (c->dense) snprintf(ref[k], sizeof ref[k], "p%d[%s]", k, elem);
+    else snprintf(ref[k], sizeof ref[k], "*(%s%s *)(p%d + o%d)", k < c->nin ? "const " : "", cu(a->dtype), k, k);
+  }
+  for (int k = 0; k < c->nin; k++) {
+    if (c->arg[k].kind == GA_AK_SCALAR) ga_sb_printf(b, "%sin%d_t in%d = %s;\n", indent, k, k, ref[k]);
+    else ga_sb_printf(b, "%sin%d_t in%d = ga_cast<in%d_t>(%s);\n", indent, k, k, k, ref[k]);
   }
   for (int k = c->nin; k < na; k++) ga_sb_printf(b, "%sout%d_t out%d;\n", indent, k - c->nin, k - c->nin);
   ga_sb_printf(b, "%s{ long long _i = (long long)(%s); (void)_i;\n%s  %s;\n%s}\n", indent, elem, indent, c->op->expr, indent);
-  for (int k = c->nin; k < na; k++) {
-    const ga_ew_arg *a = &c->arg[k];
-    int o = k - c->nin;
-    if (c->dense && a->kind == GA_AK_BCAST) ga_sb_printf(b, "%sp%d[0] = ga_cast<%s>(out%d);\n", indent, k, cu(a->dtype), o);
-    else if (c->dense) ga_sb_printf(b, "%sp%d[%s] = ga_cast<%s>(out%d);\n", indent, k, elem, cu(a->dtype), o);
-    else ga_sb_printf(b, "%s*(%s *)(p%d + o%d) = ga_cast<%s>(out%d);\n", indent, cu(a->dtype), k, k, cu(a->dtype), o);
-  }
+  for (int k = c->nin; k < na; k++)
+    ga_sb_printf(b, "%s%s = ga_cast<%s>(out%d);\n", indent, ref[k], cu(c->arg[k].dtype), k - c->nin);
 }
 
 static char *gen_source(const void *ud) {
@@ -132,29 +136,7 @@ static char *gen_source(const void *ud) {
           ga_sb_printf(&b, "    ga_vec<%s, %d> v%d;\n", cu(a->dtype), s->vec, k);
       }
       ga_sb_printf(&b, "#pragma unroll\n    for (int j = 0; j < %d; j++) {\n", s->vec);
-      /* same body, reading the vector registers */
-      ga_ew_call cv = *c;
-      ga_strbuf body;
-      ga_sb_init(&body);
-      gen_body(&body, &cv, "base + j", "      ");
-      char *bs = ga_sb_take(&body);
-      if (bs) {
-        /* p<k>[base + j] -> v<k>.v[j] for the contiguous operands */
-        for (int k = 0; k < na; k++) {
-          if (c->arg[k].kind != GA_AK_CONTIG) continue;
-          char from[32], to[32];
-          snprintf(from, sizeof from, "p%d[base + j]", k);
-          snprintf(to, sizeof to, "v%d.v[j]", k);
-          for (char *p = strstr(bs, from); p; p = strstr(p, from)) {
-            size_t fl = strlen(from), tl = strlen(to);
-            memmove(p + tl, p + fl, strlen(p + fl) + 1);  /* tl < fl: shrinks */
-            memcpy(p, to, tl);
-            p += tl;
-          }
-        }
-        ga_sb_puts(&b, bs);
-        free(bs);
-      } else b.oom = 1;
+      gen_body(&b, c, "base + j", 1, "      ");
       ga_sb_puts(&b, "    }\n");
       for (int k = c->nin; k < na; k++)
         if (c->arg[k].kind == GA_AK_CONTIG)
@@ -162,7 +144,7 @@ static char *gen_source(const void *ud) {
       ga_sb_puts(&b, "    return;\n  }\n");
     }
     ga_sb_printf(&b, "  for (%s e = base; e < n && e < base + %d; e++) {\n", IT, s->vec);
-    gen_body(&b, c, "e", "    ");
+    gen_body(&b, c, "e", 0, "    ");
     ga_sb_puts(&b, "  }\n}\n");
   } else {
     ga_sb_printf(&b, "  for (%s i = (%s)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (%s)gridDim.x * blockDim.x) {\n", IT, IT, IT);
@@ -172,7 +154,7 @@ static char *gen_source(const void *ud) {
     ga_sb_printf(&b, "      %s q = r / ix.shape[d], x = r - q * ix.shape[d];\n      r = q;\n", IT);
     for (int k = 0; k < na; k++) if (c->arg[k].kind != GA_AK_SCALAR) ga_sb_printf(&b, "      o%d += x * ix.st[%d][d];\n", k, k);
     ga_sb_puts(&b, "    }\n");
-    gen_body(&b, c, "i", "    ");
+    gen_body(&b, c, "i", 0, "    ");
     ga_sb_puts(&b, "  }\n}\n");
   }
   return ga_sb_take(&b);

@@ -68,7 +68,9 @@ int ga_cuda_arch(int dev) {
 typedef CUresult (*launch_fn)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                               unsigned, CUstream, void **, void **);
 typedef CUresult (*kgf_fn)(CUfunction *, CUkernel);
+typedef CUresult (*errstr_fn)(CUresult, const char **);
 static launch_fn drv_launch;
+static errstr_fn drv_error_string;
 static kgf_fn drv_kernel_get_function;
 static pthread_once_t drv_once = PTHREAD_ONCE_INIT;
 
@@ -81,6 +83,10 @@ static void find_driver_entry_points(void) {
       q == cudaDriverEntryPointSuccess) {
     drv_launch = (launch_fn)f;
     drv_kernel_get_function = (kgf_fn)g;
+    void *h = NULL;
+    if (cudaGetDriverEntryPointByVersion("cuGetErrorString", &h, 12000, cudaEnableDefault, &q) == cudaSuccess &&
+        q == cudaDriverEntryPointSuccess)
+      drv_error_string = (errstr_fn)h;
   }
   cudaGetLastError();
 }
@@ -90,9 +96,9 @@ int ga_cuda_launch(int dev, void *kernel, unsigned grid, unsigned block, unsigne
   if (drv_launch) {
     CUresult r = drv_launch((CUfunction)kernel, grid, 1, 1, block, 1, 1, smem, (CUstream)stream, args, NULL);
     if (r == CUDA_SUCCESS) return GA_OK;
-    cudaError_t e = cudaGetLastError();   /* the runtime mirrors most launch errors */
-    return ga_err(GA_ECUDA, "CUDA error in cuLaunchKernel: error %d%s%s", (int)r,
-                  e != cudaSuccess ? " / " : "", e != cudaSuccess ? cudaGetErrorString(e) : "");
+    const char *msg = NULL;
+    if (!drv_error_string || drv_error_string(r, &msg) != CUDA_SUCCESS || !msg) msg = "unknown error";
+    return ga_err(GA_ECUDA, "CUDA error in cuLaunchKernel: %s (%d)", msg, (int)r);
   }
   cudaError_t e = cudaLaunchKernel((const void *)kernel, (dim3){grid, 1, 1}, (dim3){block, 1, 1}, args, smem,
                                    (cudaStream_t)stream);
@@ -120,9 +126,14 @@ static int load(int dev, const char *name, ga_kgen_fn gen, const void *ud, void 
   }
   /* the library stays loaded for the process's life */
   pthread_once(&drv_once, find_driver_entry_points);
+  if (!drv_kernel_get_function) {   /* no driver entry points: the runtime launches */
+    *kernel = (void *)k;
+    return GA_OK;
+  }
   CUfunction fn;
-  if (drv_kernel_get_function && drv_kernel_get_function(&fn, (CUkernel)k) == CUDA_SUCCESS) *kernel = fn;
-  else { drv_launch = NULL; *kernel = (void *)k; }
+  CUresult r = drv_kernel_get_function(&fn, (CUkernel)k);
+  if (r != CUDA_SUCCESS) return ga_err(GA_ECUDA, "CUDA error in cuKernelGetFunction (%d)", (int)r);
+  *kernel = fn;
   return GA_OK;
 }
 

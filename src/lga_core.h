@@ -66,8 +66,8 @@ void lga_open_ops(lua_State *L);
 void lga_open_device(lua_State *L);
 void lga_open_blas(lua_State *L);
 void lga_open_kernels(lua_State *L);
-/* Register funcs with the state as upvalue 1 (+ `extra` more upvalues that
- * the caller pushed above the state... no: one extra integer `mode`). */
+/* Register funcs into the table at table_idx, each with the module's state
+ * (table field `_state`) as upvalue 1. */
 void lga_setfuncs(lua_State *L, const luaL_Reg *l, int table_idx);
 
 /* The elementwise binding entry: op on stack args [first, first+nin), with
