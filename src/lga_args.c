@@ -48,10 +48,6 @@ int lga_get_shape(lua_State *L, int idx, const char *fname, int64_t *shape) {
   return n;
 }
 
-int lga_opt_field(lua_State *L, int idx, const char *name) {
-  return lua_getfield(L, idx, name);
-}
-
 void lga_check_options(lua_State *L, int idx, const char *fname, const char *const *allowed) {
   idx = lua_absindex(L, idx);
   lua_pushnil(L);

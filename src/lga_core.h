@@ -44,8 +44,6 @@ ga_array *lga_new_view(lua_State *L, int base_idx);
 /* Argument helpers */
 int lga_opt_dtype(lua_State *L, int idx, const char *fname, int dflt);  /* string/nil */
 int lga_get_shape(lua_State *L, int idx, const char *fname, int64_t *shape); /* returns ndim */
-/* Field `name` of the options table at idx (pushes it; returns its type). */
-int lga_opt_field(lua_State *L, int idx, const char *name);
 void lga_check_options(lua_State *L, int idx, const char *fname, const char *const *allowed);
 
 /* Copies and transfers (lga_transfer.c) */

@@ -50,22 +50,20 @@ int lga_ew(lua_State *L, lga_state *S, const ga_op *op, int first, int opts, con
   int dtype_req = -1, casting = GA_CAST_SAME_KIND, out_idx = 0;
   if (opts) {
     lga_check_options(L, opts, fname, ew_options);
-    lga_opt_field(L, opts, "dtype");
+    lua_getfield(L, opts, "dtype");
     dtype_req = lga_opt_dtype(L, -1, fname, -1);
     lua_pop(L, 1);
-    if (lga_opt_field(L, opts, "casting") != LUA_TNIL) {
+    if (lua_getfield(L, opts, "casting") != LUA_TNIL) {
       const char *c = lua_tostring(L, -1);
       if (!c || (casting = ga_casting_from_name(c)) < 0)
         return lga_errorf(L, fname, "casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe'");
     }
     lua_pop(L, 1);
-    if (lga_opt_field(L, opts, "out") != LUA_TNIL) out_idx = lua_gettop(L);
+    if (lua_getfield(L, opts, "out") != LUA_TNIL) out_idx = lua_gettop(L);
     else lua_pop(L, 1);
   }
   ga_ew_plan plan;
   if (ga_ew_prepare(op, ins, dtype_req, casting, &plan)) return lga_fail(L, fname);
-  if (dtype_req >= 0 && !ga_can_cast(plan.out_dtype[0], dtype_req, casting))
-    return lga_errorf(L, fname, "cannot cast output to %s", ga_dtypes[dtype_req].name);
 
   ga_array *outs[GA_MAXARGS];
   int base = lua_gettop(L);
