@@ -27,6 +27,46 @@ ga_pool *ga_host_pool(void) {
 
 int64_t ga_live_device_bytes(void) { return __atomic_load_n(&live_device_bytes, __ATOMIC_RELAXED); }
 
+/* ga_buffer headers are made and dropped with every temporary array: keep a
+ * small per-thread free list instead of a malloc/free pair each time.  The
+ * list is handed back to malloc when its thread exits. */
+#define BUF_CACHE_MAX 256
+typedef struct buf_cache { ga_buffer *head; int n; } buf_cache;
+static __thread buf_cache tcache;
+static pthread_key_t tcache_key;
+static pthread_once_t tcache_once = PTHREAD_ONCE_INIT;
+
+static void tcache_drain(void *unused) {
+  (void)unused;
+  while (tcache.head) {
+    ga_buffer *b = tcache.head;
+    tcache.head = *(ga_buffer **)b;
+    free(b);
+  }
+  tcache.n = 0;
+}
+
+static void tcache_init(void) { pthread_key_create(&tcache_key, tcache_drain); }
+
+static ga_buffer *buffer_header(void) {
+  ga_buffer *b = tcache.head;
+  if (b) {
+    tcache.head = *(ga_buffer **)b;
+    tcache.n--;
+    return b;
+  }
+  pthread_once(&tcache_once, tcache_init);
+  pthread_setspecific(tcache_key, &tcache);   /* so the destructor runs at thread exit */
+  return malloc(sizeof(ga_buffer));
+}
+
+static void buffer_header_free(ga_buffer *b) {
+  if (tcache.n >= BUF_CACHE_MAX) { free(b); return; }
+  *(ga_buffer **)b = tcache.head;
+  tcache.head = b;
+  tcache.n++;
+}
+
 static char *human(size_t n, char *buf) {
   snprintf(buf, 64, "%zu", n);
   return buf;
@@ -42,13 +82,13 @@ int ga_buffer_new(int device, size_t nbytes, void *stream, ga_buffer **out) {
     pool = ga_cuda_pool(device);
   }
   if (!pool) return ga_err(GA_ENOMEM, "cannot create memory pool");
-  ga_buffer *b = malloc(sizeof *b);
+  ga_buffer *b = buffer_header();
   if (!b) return ga_err(GA_ENOMEM, "out of host memory");
   void *ptr;
   int limit_hit = 0;
   ga_block *blk = ga_pool_malloc(pool, nbytes, stream, &ptr, &limit_hit);
   if (!blk) {
-    free(b);
+    buffer_header_free(b);
     char u[64], t[64];
     return ga_err(GA_ENOMEM, "out of memory allocating %zu bytes (pool used %s, total %s%s)", nbytes,
                   human(ga_pool_used_bytes(pool), u), human(ga_pool_total_bytes(pool), t),
@@ -73,5 +113,5 @@ void ga_buffer_decref(ga_buffer *b) {
     ga_cuda_set_device(b->device);  /* pool frees are per device */
   }
   ga_pool_free(b->pool, b->block);
-  free(b);
+  buffer_header_free(b);
 }

@@ -2,13 +2,35 @@
 #include "lga_core.h"
 #include <string.h>
 
+/* dtype names already seen -> dtype, in a registry table: Lua strings are
+ * interned, so this is one hash lookup instead of a scan of the names. */
+static const char dtype_cache_key = 0;
+
 int lga_opt_dtype(lua_State *L, int idx, const char *fname, int dflt) {
   if (lua_isnoneornil(L, idx)) return dflt;
   if (lua_type(L, idx) != LUA_TSTRING)
     return lga_errorf(L, fname, "dtype must be a string such as \"float32\", got %s", luaL_typename(L, idx));
+  idx = lua_absindex(L, idx);
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &dtype_cache_key) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &dtype_cache_key);
+  }
+  lua_pushvalue(L, idx);
+  if (lua_rawget(L, -2) == LUA_TNUMBER) {
+    int dt = (int)lua_tointeger(L, -1);
+    lua_pop(L, 2);
+    return dt;
+  }
+  lua_pop(L, 1);
   const char *name = lua_tostring(L, idx);
   int dt = ga_dtype_from_name(name);
   if (dt < 0) return lga_errorf(L, fname, "unknown dtype '%s'", name);
+  lua_pushvalue(L, idx);
+  lua_pushinteger(L, dt);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
   return dt;
 }
 
