@@ -19,9 +19,12 @@ BUILD       ?= build
 CUDA_LIBDIR := $(CUDA_DIR)/lib64
 GA_CFLAGS := -std=gnu99 -fPIC -fwrapv -Wall -Wextra -pthread \
              -I$(LUA_INCDIR) -I$(CUDA_DIR)/include -Isrc -I$(BUILD)
-GA_LIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) \
+GA_LIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -Wl,-z,nodelete \
            -lcudart -lnvrtc -lcublas -lcurand -lcufft $(BLAS_LIBS) -lm -pthread
 
+# -z nodelete: the module keeps process-wide state (pools, kernel caches,
+# per-thread caches with exit destructors, CUDA handles), so lua_close must
+# not unmap it while other states or threads may still use it.
 SRCS := $(sort $(wildcard src/*.c))
 OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS)) $(BUILD)/obj/ga_kernels_embed.o
 KERNELS := $(sort $(wildcard kernels/*.cuh kernels/*.cu))
