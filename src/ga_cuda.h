@@ -50,6 +50,11 @@ int ga_cuda_compile(const char *source, const char *name, int arch, char **image
 /* The source of the kernel for an elementwise call (for tests, printing). */
 char *ga_cuda_ew_source(const ga_ew_call *c);
 
+/* Launch queue: kernels are batched (ga_cuda_queue.h); anything that must
+ * see their effects in order calls this first (the backend's own copies,
+ * cuBLAS, events and synchronisation already do). dev < 0: every device. */
+int ga_cuda_flush(int dev);
+
 /* BLAS */
 int ga_cuda_matmul(const ga_array *a, const ga_array *b, ga_array *out, void *stream);
 

@@ -42,6 +42,7 @@ int ga_cuda_matmul(const ga_array *a, const ga_array *b, ga_array *out, void *st
   if (rc) return rc;
   int64_t m = a->shape[0], k = a->shape[1], n = b->shape[1];
   if (m == 0 || n == 0 || k == 0) return GA_OK;  /* the binding zero-fills for k == 0 */
+  if ((rc = ga_cuda_flush(dev))) return rc;   /* cuBLAS work goes after queued kernels */
   if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX)
     return ga_err(GA_EINVAL, "matrix dimensions exceed cuBLAS's 32-bit limit");
   cublasOperation_t opa, opb;

@@ -86,6 +86,7 @@ int ga_cuda_mem_info(int dev, size_t *free_b, size_t *total_b) {
 
 int ga_cuda_device_synchronize(int dev) {
   int rc = ga_cuda_set_device(dev);
+  if (!rc) rc = ga_cuda_flush(dev);
   if (rc) return rc;
   GA_CU(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   return GA_OK;
@@ -103,6 +104,7 @@ int ga_cuda_stream_create(int dev, int non_blocking, void **s) {
 
 int ga_cuda_stream_destroy(int dev, void *s) {
   int rc = ga_cuda_set_device(dev);
+  if (!rc) rc = ga_cuda_flush(dev);
   if (rc) return rc;
   GA_CU(cudaStreamDestroy((cudaStream_t)s), "cudaStreamDestroy");
   return GA_OK;
@@ -110,6 +112,7 @@ int ga_cuda_stream_destroy(int dev, void *s) {
 
 int ga_cuda_stream_synchronize(int dev, void *s) {
   int rc = ga_cuda_set_device(dev);
+  if (!rc) rc = ga_cuda_flush(dev);
   if (rc) return rc;
   GA_CU(cudaStreamSynchronize((cudaStream_t)s), "cudaStreamSynchronize");
   return GA_OK;
@@ -117,6 +120,7 @@ int ga_cuda_stream_synchronize(int dev, void *s) {
 
 int ga_cuda_stream_query(int dev, void *s, int *done) {
   int rc = ga_cuda_set_device(dev);
+  if (!rc) rc = ga_cuda_flush(dev);
   if (rc) return rc;
   cudaError_t e = cudaStreamQuery((cudaStream_t)s);
   if (e == cudaErrorNotReady) { *done = 0; return GA_OK; }
@@ -143,6 +147,7 @@ int ga_cuda_event_destroy(int dev, void *e) {
 
 int ga_cuda_event_record(int dev, void *e, void *s) {
   int rc = ga_cuda_set_device(dev);
+  if (!rc) rc = ga_cuda_flush(dev);
   if (rc) return rc;
   GA_CU(cudaEventRecord((cudaEvent_t)e, (cudaStream_t)s), "cudaEventRecord");
   return GA_OK;
@@ -164,6 +169,7 @@ int ga_cuda_memcpy(int dst_dev, void *dst, int src_dev, const void *src, size_t 
   int dev = dst_dev != GA_CPU ? dst_dev : src_dev;
   if (n == 0) return GA_OK;
   int rc = ga_cuda_set_device(dev);
+  if (!rc) rc = ga_cuda_flush(-1);   /* both sides may have queued kernels */
   if (rc) return rc;
   /* unified addressing: the runtime knows each pointer's side */
   GA_CU(cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, (cudaStream_t)stream), "cudaMemcpyAsync");

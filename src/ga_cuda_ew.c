@@ -6,6 +6,7 @@
  *    collapsed shape, 32-bit arithmetic whenever every offset fits. */
 #include "ga_cuda_internal.h"
 #include "ga_cuda_kernel.h"
+#include "ga_cuda_queue.h"
 #include "ga_strbuf.h"
 #include <stdlib.h>
 #include <stdio.h>
@@ -174,15 +175,19 @@ int ga_cuda_ew(const ga_ew_call *c) {
   void *kernel;
   if ((rc = ga_cuda_kernel_get(c->device, &key, "ga_ew", gen_source, &s, &kernel))) return rc;
 
-  int na = c->nin + c->nout;
+  int na = c->nin + c->nout, nargs = 1 + na;
   void *args[GA_MAXARGS + 2];
+  size_t sizes[GA_MAXARGS + 2];
   int n32 = (int)c->size;
   long long n64 = c->size;
   args[0] = s.idx64 ? (void *)&n64 : (void *)&n32;
+  sizes[0] = s.idx64 ? sizeof n64 : sizeof n32;
   void *ptrs[GA_MAXARGS];
   for (int k = 0; k < na; k++) {
     ptrs[k] = c->arg[k].data;
-    args[1 + k] = c->arg[k].kind == GA_AK_SCALAR ? (void *)c->arg[k].value.bytes : (void *)&ptrs[k];
+    int scalar = c->arg[k].kind == GA_AK_SCALAR;
+    args[1 + k] = scalar ? (void *)c->arg[k].value.bytes : (void *)&ptrs[k];
+    sizes[1 + k] = scalar ? (size_t)GA_ITEMSIZE(c->loop_types[k]) : sizeof(void *);
   }
   /* the strided kernel's index struct: shape[ndim], then st[na][ndim] */
   union { int i[(GA_MAXARGS + 1) * GA_MAXDIM]; long long l[(GA_MAXARGS + 1) * GA_MAXDIM]; } ix;
@@ -199,10 +204,11 @@ int ga_cuda_ew(const ga_ew_call *c) {
         if (s.idx64) ix.l[nd + k * nd + d] = st; else ix.i[nd + k * nd + d] = (int)st;
       }
     }
-    args[1 + na] = &ix;
+    args[nargs] = &ix;
+    sizes[nargs++] = (size_t)(1 + na) * nd * (s.idx64 ? sizeof(long long) : sizeof(int));
     const ga_device_props *p = ga_cuda_props(c->device);
     int64_t want = (c->size + BLOCK - 1) / BLOCK, cap = (int64_t)(p ? p->multiprocessors : 132) * 16;
     blocks = (unsigned)(want < cap ? want : cap);
   }
-  return ga_cuda_launch(c->device, kernel, blocks, BLOCK, 0, c->stream, args);
+  return ga_cuda_enqueue(c->device, c->stream, kernel, blocks, BLOCK, 0, nargs, args, sizes);
 }

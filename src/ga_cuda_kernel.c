@@ -91,8 +91,7 @@ static void find_driver_entry_points(void) {
   cudaGetLastError();
 }
 
-int ga_cuda_launch(int dev, void *kernel, unsigned grid, unsigned block, unsigned smem, void *stream, void **args) {
-  (void)dev;
+int ga_cuda_launch_now(void *kernel, unsigned grid, unsigned block, unsigned smem, void *stream, void **args) {
   if (drv_launch) {
     CUresult r = drv_launch((CUfunction)kernel, grid, 1, 1, block, 1, 1, smem, (CUstream)stream, args, NULL);
     if (r == CUDA_SUCCESS) return GA_OK;

@@ -11,8 +11,9 @@ typedef char *(*ga_kgen_fn)(const void *ud);  /* malloc'ed source or NULL */
 /* *kernel is what ga_cuda_launch takes. */
 int ga_cuda_kernel_get(int dev, const ga_kkey *key, const char *name, ga_kgen_fn gen,
                        const void *ud, void **kernel);
-/* Launch a kernel from ga_cuda_kernel_get: a 1-d grid of 1-d blocks. */
-int ga_cuda_launch(int dev, void *kernel, unsigned grid, unsigned block, unsigned smem, void *stream, void **args);
+/* Launch a kernel from ga_cuda_kernel_get now: a 1-d grid of 1-d blocks.
+ * (Kernels normally go through ga_cuda_enqueue, ga_cuda_queue.h.) */
+int ga_cuda_launch_now(void *kernel, unsigned grid, unsigned block, unsigned smem, void *stream, void **args);
 /* Compute capability as an integer (90 for sm_90). */
 int ga_cuda_arch(int dev);
 

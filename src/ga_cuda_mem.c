@@ -24,6 +24,9 @@ static int dev_alloc(void *ctx, size_t n, void **p) {
 }
 
 static void dev_free(void *ctx, void *p) {
+  /* queued kernels may still name this memory: launch them first (cudaFree
+   * then waits for them) */
+  ga_cuda_flush((int)(intptr_t)ctx);
   ga_cuda_set_device((int)(intptr_t)ctx);
   cudaFree(p);
 }

@@ -24,12 +24,24 @@ static int default_device(lua_State *L) {
   return ga_cuda_device_count() > 0 ? 0 : GA_CPU;
 }
 
+/* Closing the state launches what is still queued (it would otherwise
+ * never run, e.g. a script that ends without reading its results). */
+static int state_gc(lua_State *L) {
+  (void)L;
+  ga_cuda_flush(-1);
+  return 0;
+}
+
 int luaopen_gpuarray_core(lua_State *L) {
   lua_newtable(L);
   int mod = lua_gettop(L);
   lga_state *S = lua_newuserdatauv(L, sizeof *S, 0);
   memset(S, 0, sizeof *S);
   S->device = default_device(L);
+  lua_createtable(L, 0, 1);
+  lua_pushcfunction(L, state_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_setmetatable(L, -2);
   lua_setfield(L, mod, "_state");   /* referenced by every closure */
 
   lua_newtable(L);
