@@ -48,6 +48,7 @@ typedef struct devq {
   graph graphs[GRAPHS];
   uint64_t clock;
   cudaStream_t capture;
+  int no_graphs;     /* capture failed once: launch plainly from then on */
 } devq;
 
 static devq devs[GA_MAX_DEVICES];
@@ -135,7 +136,7 @@ static int flush_queue(devq *d, queue *q) {
   for (int i = 0; i < q->n; i++)
     for (int k = 0; k < q->e[i].nparams; k++) params[i][k] = q->arena + q->e[i].off[k];
   int rc = GA_OK;
-  if (q->n < 4) {
+  if (q->n < 4 || d->no_graphs) {
     rc = launch_all(q, params);
   } else {
     uint64_t sig = signature(q);
@@ -169,6 +170,7 @@ static int flush_queue(devq *d, queue *q) {
       } else {
         drop_graph(victim);
         cudaGetLastError();
+        d->no_graphs = 1;
         rc = launch_all(q, params);   /* graphs unavailable: launch plainly */
       }
     }
