@@ -75,7 +75,8 @@ describe("launch queue", function()
   it("GPUARRAY_BATCH=0 launches directly and gives the same results", function()
     if not ga.cuda.is_available() then pending("no GPU") return end
     local env = 'LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/?.so;;" '
-    local prog = [[ -e 'local ga = require "gpuarray"; local x = ga.zeros(4); for i = 1, 100 do x = x + i end; io.write(x:get():totable()[4])']]
+    local prog = " -e 'local ga = require \"gpuarray\"; local x = ga.zeros(4); " ..
+      "for i = 1, 100 do x = x + i end; io.write(x:get():totable()[4])'"
     for _, b in ipairs({ "0", "1" }) do
       local p = assert(io.popen(env .. "GPUARRAY_BATCH=" .. b .. " lua5.4" .. prog .. " 2>&1"))
       assert.are.equal(5050, tonumber(p:read("a")))
