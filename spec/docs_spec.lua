@@ -30,14 +30,7 @@ local function read_lines(path)
   return lines
 end
 
-local function lua_files()
-  local p = io.popen("ls lua/gpuarray/*.lua 2>/dev/null")
-  local files = {}
-  for line in p:lines() do files[#files + 1] = line end
-  p:close()
-  table.sort(files)
-  return files
-end
+local function lua_files() return helper.glob("lua/gpuarray/*.lua") end
 
 -- LDoc comment blocks ----------------------------------------------------
 

@@ -13,14 +13,7 @@ local function run(cmd)
   return ok, how, code, text
 end
 
-local function list_examples()
-  local p = io.popen("ls examples/*.lua 2>/dev/null")
-  local files = {}
-  for line in p:lines() do files[#files + 1] = line end
-  p:close()
-  table.sort(files)
-  return files
-end
+local function list_examples() return helper.glob("examples/*.lua") end
 
 describe("examples", function()
   local files = list_examples()

@@ -255,6 +255,16 @@ end
 -- A Lua 5.4 interpreter to run subprocesses with: $LUA, the interpreter
 -- running busted, lua5.4, lua.
 local interp
+--- Sorted list of the paths a shell glob matches (e.g. "examples/*.lua").
+function helper.glob(pattern)
+  local p = io.popen("ls " .. pattern .. " 2>/dev/null")
+  local files = {}
+  for line in p:lines() do files[#files + 1] = line end
+  p:close()
+  table.sort(files)
+  return files
+end
+
 function helper.lua_interpreter()
   if interp then return interp end
   local cands = { os.getenv("LUA") }
