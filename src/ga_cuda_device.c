@@ -77,6 +77,13 @@ int ga_cuda_device_props(int dev, ga_device_props *p) {
   return GA_OK;
 }
 
+/* Make dev current and submit its queued kernels: for every call that must
+ * come after them in stream order. */
+static int enter_flushed(int dev) {
+  int rc = ga_cuda_set_device(dev);
+  return rc ? rc : ga_cuda_flush(dev);
+}
+
 int ga_cuda_mem_info(int dev, size_t *free_b, size_t *total_b) {
   int rc = ga_cuda_set_device(dev);
   if (rc) return rc;
@@ -85,8 +92,7 @@ int ga_cuda_mem_info(int dev, size_t *free_b, size_t *total_b) {
 }
 
 int ga_cuda_device_synchronize(int dev) {
-  int rc = ga_cuda_set_device(dev);
-  if (!rc) rc = ga_cuda_flush(dev);
+  int rc = enter_flushed(dev);
   if (rc) return rc;
   GA_CU(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   return GA_OK;
@@ -103,24 +109,21 @@ int ga_cuda_stream_create(int dev, int non_blocking, void **s) {
 }
 
 int ga_cuda_stream_destroy(int dev, void *s) {
-  int rc = ga_cuda_set_device(dev);
-  if (!rc) rc = ga_cuda_flush(dev);
+  int rc = enter_flushed(dev);
   if (rc) return rc;
   GA_CU(cudaStreamDestroy((cudaStream_t)s), "cudaStreamDestroy");
   return GA_OK;
 }
 
 int ga_cuda_stream_synchronize(int dev, void *s) {
-  int rc = ga_cuda_set_device(dev);
-  if (!rc) rc = ga_cuda_flush(dev);
+  int rc = enter_flushed(dev);
   if (rc) return rc;
   GA_CU(cudaStreamSynchronize((cudaStream_t)s), "cudaStreamSynchronize");
   return GA_OK;
 }
 
 int ga_cuda_stream_query(int dev, void *s, int *done) {
-  int rc = ga_cuda_set_device(dev);
-  if (!rc) rc = ga_cuda_flush(dev);
+  int rc = enter_flushed(dev);
   if (rc) return rc;
   cudaError_t e = cudaStreamQuery((cudaStream_t)s);
   if (e == cudaErrorNotReady) { *done = 0; return GA_OK; }
@@ -146,8 +149,7 @@ int ga_cuda_event_destroy(int dev, void *e) {
 }
 
 int ga_cuda_event_record(int dev, void *e, void *s) {
-  int rc = ga_cuda_set_device(dev);
-  if (!rc) rc = ga_cuda_flush(dev);
+  int rc = enter_flushed(dev);
   if (rc) return rc;
   GA_CU(cudaEventRecord((cudaEvent_t)e, (cudaStream_t)s), "cudaEventRecord");
   return GA_OK;

@@ -72,10 +72,10 @@ static void init(void) {
   cudaGetLastError();
 }
 
-static int launch_all(const queue *q, void *params[][MAX_PARAMS]) {
+static int launch_all(const queue *q, void *params[][MAX_PARAMS], void *stream) {
   for (int i = 0; i < q->n; i++) {
     const entry *e = &q->e[i];
-    int rc = ga_cuda_launch_now(e->func, e->grid, e->block, e->smem, q->stream, params[i]);
+    int rc = ga_cuda_launch_now(e->func, e->grid, e->block, e->smem, stream, params[i]);
     if (rc) return rc;
   }
   return GA_OK;
@@ -101,11 +101,7 @@ static void drop_graph(graph *g) {
 static int build(devq *d, const queue *q, void *params[][MAX_PARAMS], graph *g) {
   if (!d->capture && cudaStreamCreateWithFlags(&d->capture, cudaStreamNonBlocking) != cudaSuccess) return 1;
   if (cudaStreamBeginCapture(d->capture, cudaStreamCaptureModeThreadLocal) != cudaSuccess) return 1;
-  int rc = 0;
-  for (int i = 0; i < q->n && !rc; i++) {
-    const entry *e = &q->e[i];
-    rc = ga_cuda_launch_now(e->func, e->grid, e->block, e->smem, d->capture, params[i]);
-  }
+  int rc = launch_all(q, params, d->capture);
   cudaGraph_t cg = NULL;
   if (cudaStreamEndCapture(d->capture, &cg) != cudaSuccess || rc || !cg) {
     if (cg) cudaGraphDestroy(cg);
@@ -137,7 +133,7 @@ static int flush_queue(devq *d, queue *q) {
     for (int k = 0; k < q->e[i].nparams; k++) params[i][k] = q->arena + q->e[i].off[k];
   int rc = GA_OK;
   if (q->n < 4 || d->no_graphs) {
-    rc = launch_all(q, params);
+    rc = launch_all(q, params, q->stream);
   } else {
     uint64_t sig = signature(q);
     graph *g = NULL, *victim = &d->graphs[0];
@@ -171,7 +167,7 @@ static int flush_queue(devq *d, queue *q) {
         drop_graph(victim);
         cudaGetLastError();
         d->no_graphs = 1;
-        rc = launch_all(q, params);   /* graphs unavailable: launch plainly */
+        rc = launch_all(q, params, q->stream);   /* graphs unavailable: launch plainly */
       }
     }
     if (g) g->last_use = ++d->clock;

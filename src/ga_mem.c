@@ -67,11 +67,6 @@ static void buffer_header_free(ga_buffer *b) {
   tcache.n++;
 }
 
-static char *human(size_t n, char *buf) {
-  snprintf(buf, 64, "%zu", n);
-  return buf;
-}
-
 int ga_buffer_new(int device, size_t nbytes, void *stream, ga_buffer **out) {
   ga_pool *pool;
   if (device == GA_CPU) {
@@ -89,10 +84,8 @@ int ga_buffer_new(int device, size_t nbytes, void *stream, ga_buffer **out) {
   ga_block *blk = ga_pool_malloc(pool, nbytes, stream, &ptr, &limit_hit);
   if (!blk) {
     buffer_header_free(b);
-    char u[64], t[64];
-    return ga_err(GA_ENOMEM, "out of memory allocating %zu bytes (pool used %s, total %s%s)", nbytes,
-                  human(ga_pool_used_bytes(pool), u), human(ga_pool_total_bytes(pool), t),
-                  limit_hit ? ", limit reached" : "");
+    return ga_err(GA_ENOMEM, "out of memory allocating %zu bytes (pool used %zu, total %zu%s)", nbytes,
+                  ga_pool_used_bytes(pool), ga_pool_total_bytes(pool), limit_hit ? ", limit reached" : "");
   }
   b->refcount = 1;
   b->device = device;

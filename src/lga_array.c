@@ -70,9 +70,9 @@ ga_array *lga_new_array(lua_State *L, lga_state *S, const char *fname, int devic
                         int ndim, const int64_t *shape) {
   /* pace the GC by bytes before allocating, so that garbage arrays return
    * their blocks to the pool in time for this allocation to reuse them */
-  int64_t nbytes = 1;
-  for (int i = 0; i < ndim && nbytes > 0; i++) nbytes = shape[i] > 0 && nbytes <= INT64_MAX / shape[i] ? nbytes * shape[i] : 0;
-  S->gc_debt += nbytes * GA_ITEMSIZE(dtype);
+  int64_t size;
+  if (ga_shape_size(ndim, shape, GA_ITEMSIZE(dtype), &size)) lga_fail(L, fname);
+  S->gc_debt += size * GA_ITEMSIZE(dtype);
   if (S->gc_debt > LGA_GC_STEP_BYTES && S->gc_debt > ga_live_device_bytes() / 2) {
     S->gc_debt = 0;
     lua_gc(L, LUA_GCCOLLECT);

@@ -11,6 +11,11 @@ static int target_device(lua_State *L) {
   return lua_toboolean(L, lua_upvalueindex(2)) ? GA_CPU : LGA_STATE(L)->device;
 }
 
+/* Where a result made from array `a` goes: a's device (ga.host.*: the host). */
+static int like_device(lua_State *L, const ga_array *a) {
+  return lua_toboolean(L, lua_upvalueindex(2)) ? GA_CPU : GA_DEVICE(a);
+}
+
 /* dtype given as a string, nil, or an options table {dtype=} at idx */
 static int dtype_arg(lua_State *L, int idx, const char *fname, int dflt) {
   if (lua_type(L, idx) == LUA_TTABLE && !lga_toarray(L, idx)) {
@@ -69,7 +74,7 @@ static int l_full(lua_State *L) {
 static ga_array *make_like(lua_State *L, const char *fname, int dtype_idx) {
   ga_array *a = lga_check(L, 1, fname);
   int dt = dtype_arg(L, dtype_idx, fname, a->dtype);
-  int dev = lua_toboolean(L, lua_upvalueindex(2)) ? GA_CPU : GA_DEVICE(a);
+  int dev = like_device(L, a);
   return lga_new_array(L, LGA_STATE(L), fname, dev, dt, a->ndim, a->shape);
 }
 static int l_empty_like(lua_State *L) { make_like(L, "empty_like", 2); return 1; }
@@ -218,7 +223,7 @@ static int l_ascontiguousarray(lua_State *L) {
     return 1;
   }
   ga_array *a = lga_check(L, 1, "ascontiguousarray");
-  int dev = lua_toboolean(L, lua_upvalueindex(2)) ? GA_CPU : GA_DEVICE(a);
+  int dev = like_device(L, a);
   if (dev == GA_DEVICE(a) && ga_is_c_contiguous(a) && (dt < 0 || dt == a->dtype)) {
     lua_settop(L, 1);
     return 1;
@@ -228,7 +233,7 @@ static int l_ascontiguousarray(lua_State *L) {
 }
 static int l_copy(lua_State *L) {
   ga_array *a = lga_check(L, 1, "copy");
-  int dev = lua_toboolean(L, lua_upvalueindex(2)) ? GA_CPU : GA_DEVICE(a);
+  int dev = like_device(L, a);
   lga_to_device(L, LGA_STATE(L), 1, dev, -1, 1, "copy");
   return 1;
 }

@@ -138,13 +138,12 @@ ga_array *lga_from_value(lua_State *L, lga_state *S, int idx, int device, int dt
   nest n = {0, {0}, 0};
   scan_shape(L, idx, &n, fname);
   check_nest(L, idx, &n, 0, fname);
-  int64_t size;
   if (dtype < 0) {
     dtype = kind_dtype[n.kind];
     /* no leaves at all ({} or {{}, {}}): float64, as NumPy */
-    if (ga_shape_size(n.ndim, n.shape, 1, &size) == GA_OK && size == 0 && n.ndim > 0) dtype = GA_FLOAT64;
+    for (int i = 0; i < n.ndim; i++)
+      if (n.shape[i] == 0) dtype = GA_FLOAT64;
   }
-  if (ga_shape_size(n.ndim, n.shape, GA_ITEMSIZE(dtype), &size)) lga_fail(L, fname);
   ga_array *h = lga_new_array(L, S, fname, GA_CPU, dtype, n.ndim, n.shape);
   fill_nest(L, idx, &n, 0, dtype, GA_DATA(h), fname);
   if (device == GA_CPU) return h;
