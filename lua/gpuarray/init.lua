@@ -672,4 +672,6 @@ function ga.get_default_pinned_memory_pool() return pinned_pool end
 -- local x = ga.ones(1000) * 2
 -- print(ga.core.clock() - t0 >= 0)   --> true
 
+ga.ElementwiseKernel = require("gpuarray.kernel").ElementwiseKernel   -- documented in kernel.lua
+
 return ga

@@ -1,0 +1,90 @@
+--- User-defined CUDA kernels, as CuPy's `cupy.ElementwiseKernel`.
+-- The C module does the work (src/ga_ewk.c parses and resolves types,
+-- src/ga_cuda_ewk.c generates the source and launches); this file documents
+-- it.  `ga.ElementwiseKernel` is the public name.
+-- @module gpuarray.kernel
+
+local core = require "gpuarray.core"
+
+local M = {}
+
+--- A user-defined element-wise kernel (CuPy's `ElementwiseKernel`).
+--
+-- `in_params` and `out_params` are comma-separated `[raw] TYPE NAME`
+-- declarations (`const` is accepted and ignored: inputs are const).  TYPE is
+-- a dtype name (`bool int8 uint8 int16 uint16 int32 uint32 int64 uint64
+-- float16 float32 float64 complex64 complex128`) or a type placeholder, any
+-- other identifier (`T`, `U`, `Tin`); C type words such as `float` or `int`
+-- are refused because NumPy and C read them differently.  A placeholder takes
+-- the dtype of the arrays passed for it (outputs first, then inputs, as
+-- CuPy); a placeholder that only Lua values fix is int64 for an integer,
+-- float64 for a float, bool for a boolean.
+--
+-- In `operation` (CUDA C++), a non-raw parameter `x` is the element at the
+-- current index (outputs are assignable references), `i` is the flat index
+-- and `_ind.size()` the number of elements of the loop; a `raw` parameter
+-- is the whole array, `x[j]` with a flat C-order index (any layout) and
+-- `x.size()` its element count.  Placeholder names and the dtype names
+-- (`float32`, `int64`, `complex64`, ...) are types in the source; float16 is
+-- `ga_half` (arithmetic in float, rounded on store, `+= -= *= /=` work),
+-- complex is `ga_complex<float|double>` with fields `re`, `im`, the four
+-- operators (also with a real operand) and `real imag conj`.
+--
+-- Calling the kernel, `k(x, y)` or `k(x, y, z_out)` (outputs all or none),
+-- with an optional trailing `{size = N}` (CuPy's `size=`, only when every
+-- array argument is raw): the arrays must be on the current CUDA device
+-- (host arrays are an error: they run built-in ops only); non-raw arrays
+-- (outputs included) broadcast together; an array passed for a typed
+-- parameter must have exactly that dtype (CuPy does not cast them either);
+-- a Lua number passed for an input becomes a kernel parameter of the
+-- parameter's type (a float is refused for an integer type unless it is
+-- integral).  Missing outputs are allocated with the loop's shape (`(N,)`
+-- with `size`) and dtype; given ones are checked (device, dtype, and shape
+-- for non-raw ones).  The call returns the outputs as several values, a
+-- table with `return_tuple`, nothing with `no_return`.
+--
+-- Compiled code is cached per device by the structure of the call (dtypes,
+-- layout) and on disk by the source.  A contiguous call runs the dense
+-- kernel of the built-in ops (16-byte loads and stores per thread); any
+-- other layout a grid-stride loop over the collapsed shape.  A compile error
+-- is a Lua error with NVRTC's log and the numbered source.
+--
+-- The kernel object has CuPy's attributes `name nin nout nargs in_params
+-- out_params operation preamble loop_prep after_loop reduce_dims no_return
+-- return_tuple`, and two methods that need no GPU (a CI machine with NVRTC
+-- can check code generation): `k:source(types [, opts])` returns the CUDA
+-- source of a call and `k:compile(types [, opts])` compiles it (returns the
+-- image's size in bytes and whether it is PTX).  `types` lists one entry per
+-- argument (inputs, or inputs and outputs): a dtype name for an array, a Lua
+-- number or boolean for a scalar; `opts` are `layout` (`"contiguous"`,
+-- default, or `"strided"`: transposed 4x4 arrays), `size` and `arch`
+-- (compute capability as an integer, default 90).
+-- @function ga.ElementwiseKernel
+-- @tparam string in_params input declarations, e.g. `"float32 x, T y, raw T t"`
+-- @tparam string out_params output declarations, e.g. `"T z"`
+-- @tparam string operation CUDA C++ run for every element, e.g. `"z = x * y"`
+-- @tparam[opt="kernel"] string name the kernel's name (a C identifier)
+-- @tparam[opt] table options `preamble` (code before the kernel), `loop_prep`
+--   (in the kernel, before the loop), `after_loop` (after it), `reduce_dims`
+--   (default true: collapse contiguous dimensions), `no_return`,
+--   `return_tuple`, `name`
+-- @return a callable kernel object
+-- @usage
+-- local fma3 = ga.ElementwiseKernel("float32 a, float32 b, float32 c", "float32 z",
+--                                   "z = a * b + c", "fma3")
+-- print(fma3.nin, fma3.nout)                    --> 3  1
+-- local src = fma3:source({"float32", "float32", "float32"})
+-- print(src:find("z = a * b + c", 1, true) ~= nil)   --> true
+-- print(fma3:compile({"float32", "float32", "float32"}) > 0)   --> true
+-- local axpy = ga.ElementwiseKernel("T x, T y, T a", "T z", "z = a * x + y", "axpy")
+-- local shift = ga.ElementwiseKernel("raw T x, int64 k", "T y",
+--                                    "y = x[(i + k) % _ind.size()]", "roll")
+-- if ga.cuda.is_available() then
+--   local x, y = ga.arange(4, "float32"), ga.ones(4, "float32")
+--   print(fma3(x, y, y))                        --> array([1., 2., 3., 4.], dtype=float32)
+--   print(axpy(x, y, 2))                        --> array([1., 3., 5., 7.], dtype=float32)
+--   print(shift(x, 1, ga.empty(4, "float32")))  --> array([1., 2., 3., 0.], dtype=float32)
+-- end
+M.ElementwiseKernel = core.ElementwiseKernel
+
+return M
