@@ -12,7 +12,7 @@
 -- come in a later issue); bandwidth and GEMM rates do not depend on values.
 --
 -- Keys of cupy_reference.py left out until their API lands: overhead_sum_us,
--- overhead_slice_us, exp_f32_GBps, fma3_user_kernel_GBps, sum/max/axis sums,
+-- overhead_slice_us, exp_f32_GBps, sum/max/axis sums,
 -- strided_copy_GBps, cumsum, sum_f64, randn, sort, batched matmul, fft.
 -- broadcast_add_f32_GBps uses a separate 1-element array in place of
 -- CuPy's b[:1] (slicing comes later): the kernel sees the same stride-0
@@ -202,6 +202,14 @@ section({ "copy_f32_GBps", "add_f32_GBps", "scale_f32_GBps", "axpy_expr_ms", "br
   end))
   local b1 = ga.ones(1, "float32") -- stands in for b[:1]
   put("broadcast_add_f32_GBps", 2 * GB / gpu_ms(function() ga.add(a, b1, { out = out }) end) * 1e3)
+  a:free(); b:free(); c:free(); out:free()
+end)
+
+section({ "fma3_user_kernel_GBps" }, function()   -- CuPy: fk(a, b, c, out), an ElementwiseKernel
+  local fk = ga.ElementwiseKernel("float32 a, float32 b, float32 c", "float32 z", "z = a * b + c", "fma3")
+  local a, b, c = ga.arange(0, N, 1, "float32"), ga.ones(N, "float32"), ga.full(N, 0.5, "float32")
+  local out = ga.empty_like(a)
+  put("fma3_user_kernel_GBps", 4 * GB / gpu_ms(function() fk(a, b, c, out) end) * 1e3)
   a:free(); b:free(); c:free(); out:free()
 end)
 

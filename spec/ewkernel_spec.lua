@@ -204,6 +204,8 @@ describe("ElementwiseKernel: generated source", function()
     -- 8-byte elements: 2 per thread; 16-byte ones: 1
     assert.matches("ga_vec<float64, 2>", EK("float64 x", "float64 y", "y = x"):source { "float64" }, 1, true)
     assert.is_nil(EK("complex128 x", "complex128 y", "y = x"):source({ "complex128" }):find("ga_vec<", 1, true))
+    -- nothing contiguous (raw arrays only): one element per thread
+    assert.is_nil(EK("raw float32 x", "", "x[i] = 0", "zero"):source({ "float32" }, { size = 8 }):find("ga_vec<", 1, true))
   end)
 
   -- which outputs the vector path must load before the operation runs
@@ -316,6 +318,10 @@ gpu_describe("ElementwiseKernel on the GPU", function()
     assert.are.same({ 3, 4 }, z.shape)
     assert.are.same({ { 11, 12, 13, 14 }, { 21, 22, 23, 24 }, { 31, 32, 33, 34 } }, tbl(z))
     assert.are.same({ 15, 25 }, tbl(k(ga.array({ 1, 2 }, "float64"), 5)))
+    -- outputs take part in broadcasting (CuPy): inputs stretch to the output's shape
+    local out = ga.empty({ 2, 3 }, "float64")
+    k(ga.array({ 1, 2, 3 }, "float64"), 0.5, out)
+    assert.are.same({ { 10.5, 20.5, 30.5 }, { 10.5, 20.5, 30.5 } }, tbl(out))
     helper.assert_error(function() k(ga.ones(3), ga.ones(4)) end, "could not be broadcast")
   end)
 
@@ -366,10 +372,13 @@ gpu_describe("ElementwiseKernel on the GPU", function()
   it("checks outputs given: shape, dtype, device", function()
     local k = fma3()
     local a = ga.ones(4, "float32")
-    helper.assert_error(function() k(a, a, a, ga.empty(3, "float32")) end,
-      "output #4 (z) has shape (3,) but the loop has shape (4,)")
-    helper.assert_error(function() k(a, a, a, ga.empty({ 2, 4 }, "float32")) end,
-      "output #4 (z) has shape (2,4) but the loop has shape")
+    helper.assert_error(function() k(a, a, a, ga.empty(3, "float32")) end, "could not be broadcast")
+    local a24 = ga.ones({ 2, 4 }, "float32")
+    helper.assert_error(function() k(a24, a24, a24, ga.empty({ 1, 4 }, "float32")) end,
+      "output #4 (z) has shape (1,4) but the loop has shape (2,4)")
+    local o24 = ga.empty({ 2, 4 }, "float32")   -- inputs broadcast to a bigger output (CuPy)
+    k(a, a, a, o24)
+    assert.are.same({ { 2, 2, 2, 2 }, { 2, 2, 2, 2 } }, tbl(o24))
     helper.assert_error(function() k(a, a, a, ga.empty(4, "float64")) end,
       "output #4 (z) is float64 but the parameter is declared float32")
     helper.assert_error(function() k(a, a, a, ga.host.empty(4, "float32")) end,
@@ -389,7 +398,8 @@ gpu_describe("ElementwiseKernel on the GPU", function()
     helper.assert_close(h(ga.arange(10, "float16")), ga.host.arange(10, "float16") * 3.25 + 1.5)
     local c = EK("complex64 x", "complex64 y", "y = x * x + 1.0f", "cplx")
     local xc = ga.asarray(ga.arange(4, "float32"), "complex64")
-    helper.assert_close(c(xc), ga.host.asarray(ga.host.arange(4, "float32"), "complex64") ^ 2 + 1)
+    local hc = ga.host.asarray(ga.host.arange(4, "float32"), "complex64")
+    helper.assert_close(c(xc), hc * hc + 1)
   end)
 
   it("empty loops return empty outputs; a compile error is a Lua error at call time", function()

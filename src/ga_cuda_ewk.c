@@ -101,12 +101,13 @@ static int needs_idx64(const ga_ewk_call *c) {
  * contiguous array, when every contiguous pointer is aligned for it and no
  * output is a broadcast element (those are written in place). */
 static int pick_vec(const ga_ewk_call *c) {
-  int maxsz = 1;
+  int maxsz = 0;
   for (int k = 0; k < c->nargs; k++) {
     const ga_ewk_arg *a = &c->arg[k];
     if (a->kind == GA_EWK_K_BCAST && k >= c->k->nin) return 1;
     if (a->kind == GA_EWK_K_CONTIG && GA_ITEMSIZE(a->dtype) > maxsz) maxsz = GA_ITEMSIZE(a->dtype);
   }
+  if (!maxsz) return 1;   /* nothing to vectorise (raw arrays, scalars, broadcast elements) */
   int vec = 16 / maxsz;
   if (vec < 1) vec = 1;
   for (int k = 0; k < c->nargs && vec > 1; k++)
