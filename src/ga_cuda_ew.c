@@ -13,6 +13,8 @@
 #include <string.h>
 
 extern const char ga_kernel_ga_types[];
+extern const char ga_kernel_ga_math[];
+extern const char ga_kernel_ga_cmath[];
 
 #define BLOCK 256
 
@@ -23,6 +25,8 @@ typedef struct ew_shape {
 } ew_shape;
 
 static const char *cu(int dt) { return ga_dtypes[dt].cuda; }
+/* The type a loop computes in: float16 in float (rounded once on store). */
+static const char *cu_compute(int dt) { return dt == GA_FLOAT16 ? "float" : cu(dt); }
 
 /* Does every byte offset of the call fit in a signed 32-bit int? */
 /* Margin below 2^31 so that `base + VEC` in the dense kernel and `i +=
@@ -90,13 +94,21 @@ static void gen_body(ga_strbuf *b, const ga_ew_call *c, const char *elem, int ve
     else snprintf(ref[k], sizeof ref[k], "*(%s%s *)(p%d + o%d)", k < c->nin ? "const " : "", cu(a->dtype), k, k);
   }
   for (int k = 0; k < c->nin; k++) {
+    /* a float16 loop reads other dtypes through float16, as NumPy casts */
+    bool via = c->loop_types[k] == GA_FLOAT16 && c->arg[k].dtype != GA_FLOAT16;
     if (c->arg[k].kind == GA_AK_SCALAR) ga_sb_printf(b, "%sin%d_t in%d = %s;\n", indent, k, k, ref[k]);
+    else if (via) ga_sb_printf(b, "%sin%d_t in%d = ga_cast<in%d_mt>(%s);\n", indent, k, k, k, ref[k]);
     else ga_sb_printf(b, "%sin%d_t in%d = ga_cast<in%d_t>(%s);\n", indent, k, k, k, ref[k]);
   }
   for (int k = c->nin; k < na; k++) ga_sb_printf(b, "%sout%d_t out%d;\n", indent, k - c->nin, k - c->nin);
   ga_sb_printf(b, "%s{ long long _i = (long long)(%s); (void)_i;\n%s  %s;\n%s}\n", indent, elem, indent, c->op->expr, indent);
-  for (int k = c->nin; k < na; k++)
-    ga_sb_printf(b, "%s%s = ga_cast<%s>(out%d);\n", indent, ref[k], cu(c->arg[k].dtype), k - c->nin);
+  for (int k = c->nin; k < na; k++) {
+    int o = k - c->nin;
+    if (c->loop_types[k] == GA_FLOAT16)
+      ga_sb_printf(b, "%s%s = ga_cast<%s>(ga_cast<out%d_mt>(out%d));\n", indent, ref[k], cu(c->arg[k].dtype), o, o);
+    else
+      ga_sb_printf(b, "%s%s = ga_cast<%s>(out%d);\n", indent, ref[k], cu(c->arg[k].dtype), o);
+  }
 }
 
 static char *gen_source(const void *ud) {
@@ -107,15 +119,26 @@ static char *gen_source(const void *ud) {
   ga_strbuf b;
   ga_sb_init(&b);
   ga_sb_puts(&b, ga_kernel_ga_types);
+  /* the math library only where the expression calls it: it costs parse
+   * time in every cold compile */
+  if (strstr(c->op->expr, "ga_")) {
+    ga_sb_puts(&b, ga_kernel_ga_math);
+    bool cplx = false;
+    for (int k = 0; k < na; k++) cplx = cplx || GA_IS_COMPLEX(c->loop_types[k]);
+    if (cplx) ga_sb_puts(&b, ga_kernel_ga_cmath);
+  }
   ga_sb_printf(&b, "\n// op %s\n", c->op->name);
-  for (int k = 0; k < c->nin; k++) ga_sb_printf(&b, "typedef %s in%d_t;\n", cu(c->loop_types[k]), k);
-  for (int k = c->nin; k < na; k++) ga_sb_printf(&b, "typedef %s out%d_t;\n", cu(c->loop_types[k]), k - c->nin);
+  for (int k = 0; k < c->nin; k++)
+    ga_sb_printf(&b, "typedef %s in%d_t; typedef %s in%d_mt;\n", cu_compute(c->loop_types[k]), k, cu(c->loop_types[k]), k);
+  for (int k = c->nin; k < na; k++)
+    ga_sb_printf(&b, "typedef %s out%d_t; typedef %s out%d_mt;\n", cu_compute(c->loop_types[k]), k - c->nin,
+                 cu(c->loop_types[k]), k - c->nin);
   if (!c->dense) ga_sb_printf(&b, "struct ga_ix { %s shape[%d]; %s st[%d][%d]; };\n", IT, c->ndim, IT, na, c->ndim);
   ga_sb_printf(&b, "extern \"C\" __global__ void __launch_bounds__(%d) ga_ew(%s n", BLOCK, IT);
   for (int k = 0; k < na; k++) {
     const ga_ew_arg *a = &c->arg[k];
     const char *cst = k < c->nin ? "const " : "";
-    if (a->kind == GA_AK_SCALAR) ga_sb_printf(&b, ", in%d_t s%d", k, k);
+    if (a->kind == GA_AK_SCALAR) ga_sb_printf(&b, ", in%d_mt s%d", k, k);
     else if (c->dense) ga_sb_printf(&b, ", %s%s *p%d", cst, cu(a->dtype), k);
     else ga_sb_printf(&b, ", %schar *p%d", cst, k);
   }

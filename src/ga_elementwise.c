@@ -55,10 +55,19 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
   int T = -1;
   for (int t = 0; t < GA_NDTYPES && T < 0; t++) {
     if (!(op->types & (1u << t))) continue;
-    if (dtype_req >= 0 && ga_op_out_dtype(op, t) != dtype_req) continue;
+    if (dtype_req >= 0 && ga_op_arg_dtype(op, t, op->nin) != dtype_req) continue;
     int rule = dtype_req >= 0 ? casting : GA_CAST_SAFE;
     bool ok = true;
-    for (int k = 0; k < op->nin && ok; k++) ok = ga_can_cast(eff[k], t, rule);
+    for (int k = 0; k < op->nin && ok; k++) {
+      int lt = ga_op_arg_dtype(op, t, k);
+      if (ins[k].kind != GA_ARG_ARRAY && ga_op_in_fixed(op, k))
+        /* a Lua number in a fixed-dtype slot (ldexp's exponent) is judged
+         * by its own kind, not by the arrays' promoted dtype */
+        ok = ins[k].kind == GA_ARG_INT ? (GA_IS_INT(lt) ? ga_int_fits(lt, ins[k].i) : lt != GA_BOOL)
+                                       : GA_IS_FLOAT(lt) || GA_IS_COMPLEX(lt);
+      else
+        ok = ga_can_cast(eff[k], lt, rule);
+    }
     if (ok) T = t;
   }
   if (T < 0) {
@@ -73,13 +82,16 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
   }
   /* NumPy applies the casting rule to the input casts too (Lua numbers are
    * weak and exempt) */
-  for (int k = 0; k < op->nin; k++)
-    if (ins[k].kind == GA_ARG_ARRAY && !ga_can_cast(eff[k], T, casting))
+  for (int k = 0; k < op->nin; k++) {
+    int lt = ga_op_arg_dtype(op, T, k);
+    if (ins[k].kind == GA_ARG_ARRAY && !ga_can_cast(eff[k], lt, casting))
       return ga_err(GA_ETYPE, "Cannot cast ufunc '%s' input %d from %s to %s with casting rule '%s'",
-                    op->name, k, ga_dtypes[eff[k]].name, ga_dtypes[T].name, ga_casting_names[casting]);
+                    op->name, k, ga_dtypes[eff[k]].name, ga_dtypes[lt].name, ga_casting_names[casting]);
+  }
   plan->op = op;
   plan->loop_dtype = T;
-  for (int k = 0; k < op->nout; k++) plan->out_dtype[k] = ga_op_out_dtype(op, T);
+  for (int k = 0; k < op->nin; k++) plan->in_dtype[k] = ga_op_arg_dtype(op, T, k);
+  for (int k = 0; k < op->nout; k++) plan->out_dtype[k] = ga_op_arg_dtype(op, T, op->nin + k);
   plan->device = device;
   return ga_broadcast_shapes(op->nin, arrs, &plan->ndim, plan->shape);
 }
@@ -155,7 +167,7 @@ int ga_ew_run(const ga_ew_plan *plan, const ga_operand *ins, ga_array *const *ou
   c.stream = stream;
   for (int k = 0; k < op->nin; k++) {
     ga_ew_arg *a = &c.arg[k];
-    c.loop_types[k] = plan->loop_dtype;
+    c.loop_types[k] = plan->in_dtype[k];
     if (ins[k].kind == GA_ARG_ARRAY) {
       a->kind = GA_AK_STRIDED;
       a->dtype = ins[k].arr->dtype;
@@ -163,10 +175,10 @@ int ga_ew_run(const ga_ew_plan *plan, const ga_operand *ins, ga_array *const *ou
       ga_broadcast_strides(ins[k].arr, plan->ndim, plan->shape, a->strides);
     } else {
       a->kind = GA_AK_SCALAR;
-      a->dtype = plan->loop_dtype;
+      a->dtype = plan->in_dtype[k];
       a->data = NULL;
-      if (ins[k].kind == GA_ARG_INT) ga_scalar_from_int(&a->value, plan->loop_dtype, ins[k].i);
-      else ga_scalar_from_double(&a->value, plan->loop_dtype, ins[k].f);
+      if (ins[k].kind == GA_ARG_INT) ga_scalar_from_int(&a->value, a->dtype, ins[k].i);
+      else ga_scalar_from_double(&a->value, a->dtype, ins[k].f);
       memset(a->strides, 0, sizeof a->strides);
     }
   }
@@ -185,7 +197,8 @@ int ga_ew_run(const ga_ew_plan *plan, const ga_operand *ins, ga_array *const *ou
 static void plan_for(ga_ew_plan *p, int op, int loop, const ga_array *dst) {
   p->op = &ga_ops[op];
   p->loop_dtype = loop;
-  p->out_dtype[0] = ga_op_out_dtype(p->op, loop);
+  for (int k = 0; k < p->op->nin; k++) p->in_dtype[k] = ga_op_arg_dtype(p->op, loop, k);
+  p->out_dtype[0] = ga_op_arg_dtype(p->op, loop, p->op->nin);
   p->ndim = dst->ndim;
   memcpy(p->shape, dst->shape, sizeof(int64_t) * dst->ndim);
   p->device = GA_DEVICE(dst);

@@ -21,7 +21,8 @@ typedef struct ga_operand {
 
 typedef struct ga_ew_plan {
   const ga_op *op;
-  int loop_dtype;                 /* T: the loop's input dtype */
+  int loop_dtype;                 /* T: the loop's dtype (ga_ops.def) */
+  int in_dtype[GA_MAXARGS];       /* loop input dtypes */
   int out_dtype[GA_MAXARGS];      /* loop output dtypes */
   int ndim;                       /* broadcast shape of the inputs */
   int64_t shape[GA_MAXDIM];

@@ -27,13 +27,13 @@ static int he_check(const ga_ew_call *c, ga_host_loop_fn *loop) {
     return ga_err(GA_EINTERNAL, "%s: bad argument count %d+%d", op->name, c->nin, c->nout);
   if (c->ndim < 1 || c->ndim > GA_MAXDIM)
     return ga_err(GA_EINTERNAL, "%s: bad ndim %d", op->name, c->ndim);
-  /* The host loops take T..T -> OUTRULE(T); T is the first loop type. */
+  /* The host loops are indexed by T, the first input's loop type. */
   int t = c->loop_types[0];
   if (t < 0 || t >= GA_NDTYPES || !(*loop = ga_host_loop(op, t)))
     return ga_err(GA_ETYPE, "%s: no host loop for %s", op->name,
                   t >= 0 && t < GA_NDTYPES ? ga_dtypes[t].name : "?");
   for (int k = 0; k < c->nin + c->nout; k++) {
-    int want = k < c->nin ? t : ga_op_out_dtype(op, t);
+    int want = ga_op_arg_dtype(op, t, k);
     int mem = c->arg[k].dtype;
     if (c->loop_types[k] != want)
       return ga_err(GA_EINTERNAL, "%s: loop type of argument %d is %d, expected %d",

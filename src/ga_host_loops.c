@@ -7,7 +7,7 @@
  * a general strided one, and one through memcpy for misaligned data.
  * Arguments are not `restrict`: an output may be its input. */
 #include "ga_host.h"
-#include <math.h>
+#include "ga_host_math.h"
 #include <stdint.h>
 #include <string.h>
 
@@ -28,80 +28,124 @@
 #define HL_CLONES
 #endif
 
-/* Row expressions are written once for every T; bool * bool (logical and)
- * is intended, not a slip. */
+/* Row expressions are written once for every T: bool * bool (logical and)
+ * and x < 0 on unsigned types are intended, not slips. */
 #pragma GCC diagnostic ignored "-Wint-in-bool-context"
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#pragma GCC diagnostic ignored "-Wbool-operation"
 
 /* Per-argument lists, for nin in 1..3 and nout in 1..2. */
-#define HL_L1(M, P) M(0, P)
-#define HL_L2(M, P) M(0, P) M(1, P)
-#define HL_L3(M, P) M(0, P) M(1, P) M(2, P)
+#define HL_L1(M, P, Q) M(0, P, Q)
+#define HL_L2(M, P, Q) M(0, P, Q) M(1, P, Q)
+#define HL_L3(M, P, Q) M(0, P, Q) M(1, P, Q) M(2, P, Q)
+
+/* Types of each loop argument: storage (_mt, as in memory) and compute (_t;
+ * float16 computes in float and rounds once on store, as NumPy's loops). */
+#define HL_MT(ID) HL_MT_(ID)
+#define HL_MT_(ID) HL_MT_##ID
+#define HL_CT(ID) HL_CT_(ID)
+#define HL_CT_(ID) HL_CT_##ID
+#define HL_MT_BOOL bool
+#define HL_MT_INT8 int8_t
+#define HL_MT_UINT8 uint8_t
+#define HL_MT_INT16 int16_t
+#define HL_MT_UINT16 uint16_t
+#define HL_MT_INT32 int32_t
+#define HL_MT_UINT32 uint32_t
+#define HL_MT_INT64 int64_t
+#define HL_MT_UINT64 uint64_t
+#define HL_MT_FLOAT16 ga_f16
+#define HL_MT_FLOAT32 float
+#define HL_MT_FLOAT64 double
+#define HL_MT_COMPLEX64 ga_c64
+#define HL_MT_COMPLEX128 ga_c128
+#define HL_CT_FLOAT16 float
+#define HL_CT_BOOL bool
+#define HL_CT_INT8 int8_t
+#define HL_CT_UINT8 uint8_t
+#define HL_CT_INT16 int16_t
+#define HL_CT_UINT16 uint16_t
+#define HL_CT_INT32 int32_t
+#define HL_CT_UINT32 uint32_t
+#define HL_CT_INT64 int64_t
+#define HL_CT_UINT64 uint64_t
+#define HL_CT_FLOAT32 float
+#define HL_CT_FLOAT64 double
+#define HL_CT_COMPLEX64 ga_c64
+#define HL_CT_COMPLEX128 ga_c128
 
 /* Stride patterns.  PAT(k) is input k's stride; outputs are contiguous in
  * every pattern but the general one.  C: all contiguous; S1: in0 contiguous,
  * the others broadcast (x + 2, clip(x, lo, hi)); S0: in0 broadcast, the
  * others contiguous (2 - x); SA: every input broadcast (arange). */
-#define HL_PAT_C(k) ((int64_t)sizeof(in##k##_t))
-#define HL_PAT_S1(k) ((k) == 0 ? (int64_t)sizeof(in##k##_t) : 0)
-#define HL_PAT_S0(k) ((k) == 0 ? 0 : (int64_t)sizeof(in##k##_t))
+#define HL_PAT_C(k) ((int64_t)sizeof(in##k##_mt))
+#define HL_PAT_S1(k) ((k) == 0 ? (int64_t)sizeof(in##k##_mt) : 0)
+#define HL_PAT_S0(k) ((k) == 0 ? 0 : (int64_t)sizeof(in##k##_mt))
 #define HL_PAT_SA(k) ((int64_t)0)
 
-#define HL_DECL_IN(k, _)                                                      \
+#define HL_DECL_IN(k, _, __)                                                  \
   const char *a##k = args[k];                                                 \
   const int64_t s##k = strides[k];                                            \
-  in##k##_t h##k; /* broadcast inputs are loaded once, before the loop */     \
-  memcpy(&h##k, a##k, sizeof h##k);
-#define HL_DECL_OUT(k, NIN)                                                   \
+  in##k##_mt m##k; /* broadcast inputs are loaded once, before the loop */    \
+  memcpy(&m##k, a##k, sizeof m##k);                                           \
+  const in##k##_t h##k = (in##k##_t)m##k;
+#define HL_DECL_OUT(k, NIN, _)                                                \
   char *b##k = args[(NIN) + k];                                               \
   const int64_t t##k = strides[(NIN) + k];
-#define HL_TYPE_IN(k, ct) typedef ct in##k##_t;
-#define HL_TYPE_OUT(k, ct) typedef ct out##k##_t;
-#define HL_MATCH_IN(k, PAT) &&s##k == PAT(k)
-#define HL_MATCH_OUT(k, _) &&t##k == (int64_t)sizeof(out##k##_t)
-#define HL_ALIGNED_IN(k, _)                                                   \
-  &&(uintptr_t)a##k % __alignof__(in##k##_t) == 0 && s##k % (int64_t)__alignof__(in##k##_t) == 0
-#define HL_ALIGNED_OUT(k, _)                                                  \
-  &&(uintptr_t)b##k % __alignof__(out##k##_t) == 0 && t##k % (int64_t)__alignof__(out##k##_t) == 0
+#define HL_TYPE_IN(k, SIG, T)                                                 \
+  typedef HL_MT(GA_SIGIN_##SIG(k, T)) in##k##_mt;                             \
+  typedef HL_CT(GA_SIGIN_##SIG(k, T)) in##k##_t;
+#define HL_TYPE_OUT(k, SIG, T)                                                \
+  typedef HL_MT(GA_SIGOUT_##SIG(k, T)) out##k##_mt;                           \
+  typedef HL_CT(GA_SIGOUT_##SIG(k, T)) out##k##_t;
+#define HL_MATCH_IN(k, PAT, _) &&s##k == PAT(k)
+#define HL_MATCH_OUT(k, _, __) &&t##k == (int64_t)sizeof(out##k##_mt)
+#define HL_ALIGNED_IN(k, _, __)                                               \
+  &&(uintptr_t)a##k % __alignof__(in##k##_mt) == 0 && s##k % (int64_t)__alignof__(in##k##_mt) == 0
+#define HL_ALIGNED_OUT(k, _, __)                                              \
+  &&(uintptr_t)b##k % __alignof__(out##k##_mt) == 0 && t##k % (int64_t)__alignof__(out##k##_mt) == 0
 
 /* Loads and stores: typed when aligned (gcc compiles a memcpy of a complex
  * value into a spill through the stack, ten times slower), by memcpy when
  * not (a reinterpreted view may be misaligned). */
 #define HL_AT(T, p) (*(T *)(void *)(p))
-#define HL_LOAD_P(k, PAT)                                                     \
-  in##k##_t in##k = PAT(k) == 0 ? h##k : HL_AT(const in##k##_t, a##k + j * PAT(k));
-#define HL_LOAD_S(k, _) in##k##_t in##k = HL_AT(const in##k##_t, a##k + j * s##k);
-#define HL_LOAD_U(k, _)                                                       \
-  in##k##_t in##k;                                                            \
-  memcpy(&in##k, a##k + j * s##k, sizeof in##k);
-#define HL_OUTVAR(k, _) out##k##_t out##k;
-#define HL_STORE_P(k, _) HL_AT(out##k##_t, b##k + j * (int64_t)sizeof out##k) = out##k;
-#define HL_STORE_S(k, _) HL_AT(out##k##_t, b##k + j * t##k) = out##k;
-#define HL_STORE_U(k, _) memcpy(b##k + j * t##k, &out##k, sizeof out##k);
+#define HL_LOAD_P(k, PAT, _)                                                  \
+  in##k##_t in##k = PAT(k) == 0 ? h##k : (in##k##_t)HL_AT(const in##k##_mt, a##k + j * PAT(k));
+#define HL_LOAD_S(k, _, __) in##k##_t in##k = (in##k##_t)HL_AT(const in##k##_mt, a##k + j * s##k);
+#define HL_LOAD_U(k, _, __)                                                   \
+  in##k##_mt u##k;                                                            \
+  memcpy(&u##k, a##k + j * s##k, sizeof u##k);                                \
+  in##k##_t in##k = (in##k##_t)u##k;
+#define HL_OUTVAR(k, _, __) out##k##_t out##k;
+#define HL_STORE_P(k, _, __) HL_AT(out##k##_mt, b##k + j * (int64_t)sizeof(out##k##_mt)) = (out##k##_mt)out##k;
+#define HL_STORE_S(k, _, __) HL_AT(out##k##_mt, b##k + j * t##k) = (out##k##_mt)out##k;
+#define HL_STORE_U(k, _, __)                                                  \
+  { out##k##_mt v##k = (out##k##_mt)out##k; memcpy(b##k + j * t##k, &v##k, sizeof v##k); }
 
 #define HL_ITER(NIN, NOUT, LOAD, PAT, STORE, ...)                             \
   for (int64_t j = 0; j < n; j++) {                                           \
-    HL_L##NIN(LOAD, PAT)                                                      \
-    HL_L##NOUT(HL_OUTVAR, ~)                                                  \
+    HL_L##NIN(LOAD, PAT, ~)                                                   \
+    HL_L##NOUT(HL_OUTVAR, ~, ~)                                               \
     int64_t _i = i0 + j;                                                      \
     (void)_i;                                                                 \
     __VA_ARGS__;                                                              \
-    HL_L##NOUT(STORE, ~)                                                      \
+    HL_L##NOUT(STORE, ~, ~)                                                   \
   }
 
 #define HL_TRY(NIN, NOUT, PAT, ...)                                           \
-  if (1 HL_L##NIN(HL_MATCH_IN, PAT) HL_L##NOUT(HL_MATCH_OUT, ~)) {            \
+  if (1 HL_L##NIN(HL_MATCH_IN, PAT, ~) HL_L##NOUT(HL_MATCH_OUT, ~, ~)) {      \
     HL_ITER(NIN, NOUT, HL_LOAD_P, PAT, HL_STORE_P, __VA_ARGS__)               \
     return;                                                                   \
   }
 
-#define HL_FN(NAME, NIN, NOUT, ct, outct, ...)                                \
+#define HL_FN(NAME, NIN, NOUT, SIG, T, ...)                                   \
   HL_CLONES static void NAME(char **args, const int64_t *strides, int64_t n, int64_t i0) { \
-    HL_L##NIN(HL_TYPE_IN, ct)                                                 \
-    HL_L##NOUT(HL_TYPE_OUT, outct)                                            \
+    HL_L##NIN(HL_TYPE_IN, SIG, T)                                             \
+    HL_L##NOUT(HL_TYPE_OUT, SIG, T)                                           \
     if (n <= 0) return;                                                       \
-    HL_L##NIN(HL_DECL_IN, ~)                                                  \
-    HL_L##NOUT(HL_DECL_OUT, NIN)                                              \
-    if (!(1 HL_L##NIN(HL_ALIGNED_IN, ~) HL_L##NOUT(HL_ALIGNED_OUT, ~))) {     \
+    HL_L##NIN(HL_DECL_IN, ~, ~)                                               \
+    HL_L##NOUT(HL_DECL_OUT, NIN, ~)                                           \
+    if (!(1 HL_L##NIN(HL_ALIGNED_IN, ~, ~) HL_L##NOUT(HL_ALIGNED_OUT, ~, ~))) { \
       HL_ITER(NIN, NOUT, HL_LOAD_U, ~, HL_STORE_U, __VA_ARGS__)               \
       return;                                                                 \
     }                                                                         \
@@ -113,16 +157,16 @@
   }
 
 /* One function per (row, T): hl_<OP>_<T>. */
-#define HL_DEF(ID, ct, OP, nin, nout, outrule, ...)                           \
-  HL_FN(hl_##OP##_##ID, nin, nout, ct, outrule##_CT(ID, ct), __VA_ARGS__)
-#define GA_OP(OP, name, nin, nout, tset, outrule, flags, ...)                 \
-  tset(HL_DEF, OP, nin, nout, outrule, __VA_ARGS__)
+#define HL_DEF(ID, ct, OP, nin, nout, sig, ...)                               \
+  HL_FN(hl_##OP##_##ID, nin, nout, sig, ID, __VA_ARGS__)
+#define GA_OP(OP, name, nin, nout, tset, sig, flags, ...)                     \
+  tset(HL_DEF, OP, nin, nout, sig, __VA_ARGS__)
 #include "ga_ops.def"
 #undef GA_OP
 
 #define HL_ENTRY(ID, ct, OP) [GA_##ID] = hl_##OP##_##ID,
 static const ga_host_loop_fn hl_table[GA_NOPS][GA_NDTYPES] = {
-#define GA_OP(OP, name, nin, nout, tset, outrule, flags, ...) [GA_OP_##OP] = {tset(HL_ENTRY, OP)},
+#define GA_OP(OP, name, nin, nout, tset, sig, flags, ...) [GA_OP_##OP] = {tset(HL_ENTRY, OP)},
 #include "ga_ops.def"
 #undef GA_OP
 };

@@ -4,8 +4,8 @@
 
 #define GA_X_BIT(ID, ct, ...) | (1u << GA_##ID)
 const ga_op ga_ops[GA_NOPS] = {
-#define GA_OP(ID, name, nin, nout, tset, outrule, flags, ...) \
-  {GA_OP_##ID, name, nin, nout, 0u tset(GA_X_BIT, ~), outrule, flags, #__VA_ARGS__},
+#define GA_OP(ID, name, nin, nout, tset, sig, flags, ...) \
+  {GA_OP_##ID, name, nin, nout, 0u tset(GA_X_BIT, ~), GA_SIG_##sig, flags, #__VA_ARGS__},
 #include "ga_ops.def"
 #undef GA_OP
 };
@@ -16,10 +16,20 @@ const ga_op *ga_op_find(const char *name) {
   return NULL;
 }
 
-int ga_op_out_dtype(const ga_op *op, int t) {
-  switch (op->outrule) {
-  case GA_OUT_BOOL: return GA_BOOL;
-  case GA_OUT_FLOATY: return (GA_IS_FLOAT(t) || GA_IS_COMPLEX(t)) ? t : GA_FLOAT64;
-  default: return t;
+static int real_of(int t) {
+  return t == GA_COMPLEX64 ? GA_FLOAT32 : t == GA_COMPLEX128 ? GA_FLOAT64 : t;
+}
+
+int ga_op_arg_dtype(const ga_op *op, int T, int k) {
+  if (k < op->nin) return op->sig == GA_SIG_TI && k == 1 ? GA_INT64 : T;
+  k -= op->nin;
+  switch (op->sig) {
+  case GA_SIG_BOOL: return GA_BOOL;
+  case GA_SIG_FLOATY: return (GA_IS_FLOAT(T) || GA_IS_COMPLEX(T)) ? T : GA_FLOAT64;
+  case GA_SIG_REAL: return real_of(T);
+  case GA_SIG_FREXP: return k == 1 ? GA_INT32 : T;
+  default: return T;
   }
 }
+
+bool ga_op_in_fixed(const ga_op *op, int k) { return op->sig == GA_SIG_TI && k == 1; }

@@ -25,7 +25,7 @@ static int build_call(lua_State *L, ga_ew_call *c) {
   c->size = dense ? 4 : 16;
   c->dense = dense;
   for (int k = 0; k < op->nin + op->nout; k++) {
-    int lt = k < op->nin ? t : ga_op_out_dtype(op, t);
+    int lt = ga_op_arg_dtype(op, t, k);
     c->loop_types[k] = lt;
     c->arg[k].dtype = lt;
     c->arg[k].kind = dense ? GA_AK_CONTIG : GA_AK_STRIDED;
