@@ -8,11 +8,12 @@
 -- The per-call overhead keys are wall-clock (ga.core.clock, monotonic)
 -- around 20000 calls between two synchronize(), as CuPy's perf_counter.
 --
--- Data: ga.ones / ga.arange / products of a column and a row (random numbers
+-- Data: ga.ones / ga.arange / products of a column and a row; exp_f32 takes
+-- arange / N, in [0, 1) like CuPy's random input (random numbers
 -- come in a later issue); bandwidth and GEMM rates do not depend on values.
 --
 -- Keys of cupy_reference.py left out until their API lands: overhead_sum_us,
--- overhead_slice_us, exp_f32_GBps, sum/max/axis sums,
+-- overhead_slice_us, sum/max/axis sums,
 -- strided_copy_GBps, cumsum, sum_f64, randn, sort, batched matmul, fft.
 -- broadcast_add_f32_GBps uses a separate 1-element array in place of
 -- CuPy's b[:1] (slicing comes later): the kernel sees the same stride-0
@@ -129,14 +130,14 @@ local function shq(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
 
 -- first call of a kernel never compiled (empty cache directory), then the
 -- first add of a fresh process with that (now warm) cache directory
-section({ "cold_compile_ms", "warm_first_add_ms" }, function()
+section({ "cold_compile_ms", "cold_compile_exp_ms", "warm_first_add_ms" }, function()
   local probe = [[
 local mode = ...
 local ga = require "gpuarray"
 local a, b = ga.ones(16, "float32"), ga.ones(16, "float32")
 ga.cuda.Device():synchronize()
 local t = ga.core.clock()
-local r = mode == "mul" and a * 3.25 or a + b
+local r = mode == "mul" and a * 3.25 or mode == "exp" and ga.exp(a) or a + b
 ga.cuda.Device():synchronize()
 local ms = (ga.core.clock() - t) * 1e3
 local z = a * 3.25 + b * b   -- the rest of the expression, into the cache
@@ -165,6 +166,7 @@ io.write(string.format("%.6f", ms))
   end
   local ok, err = pcall(function()
     put("cold_compile_ms", run("mul"))
+    put("cold_compile_exp_ms", run("exp"))   -- a ufunc with the math library
     put("warm_first_add_ms", run("add"))
   end)
   os.remove(script)
@@ -186,7 +188,8 @@ end)
 
 local N = QUICK and 1 << 20 or 1 << 28 -- 2^28 float32 = 1 GiB per array
 local GB = N * 4 / 1e9
-section({ "copy_f32_GBps", "add_f32_GBps", "scale_f32_GBps", "axpy_expr_ms", "broadcast_add_f32_GBps" }, function()
+section({ "copy_f32_GBps", "add_f32_GBps", "scale_f32_GBps", "axpy_expr_ms", "exp_f32_GBps",
+          "broadcast_add_f32_GBps" }, function()
   local a = ga.arange(0, N, 1, "float32")
   local b = ga.ones(N, "float32")
   local c = ga.full(N, 0.5, "float32")
@@ -200,6 +203,9 @@ section({ "copy_f32_GBps", "add_f32_GBps", "scale_f32_GBps", "axpy_expr_ms", "br
     t:free()
     r:free()
   end))
+  local u = ga.arange(0, N, 1, "float32") / N   -- in [0, 1), like CuPy's random
+  put("exp_f32_GBps", 2 * GB / gpu_ms(function() ga.exp(u, { out = out }) end) * 1e3)
+  u:free()
   local b1 = ga.ones(1, "float32") -- stands in for b[:1]
   put("broadcast_add_f32_GBps", 2 * GB / gpu_ms(function() ga.add(a, b1, { out = out }) end) * 1e3)
   a:free(); b:free(); c:free(); out:free()
