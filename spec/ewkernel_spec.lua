@@ -233,6 +233,11 @@ describe("ElementwiseKernel: generated source", function()
     end)
   end
 
+  it("an output a preamble macro mentions is loaded too", function()
+    local k = EK("float32 a", "float32 z", "z = ADDZ(a)", "macro", { preamble = "#define ADDZ(v) (z + (v))" })
+    assert.matches("ga_vec<float32, 4> _ga_v1 = *(", k:source { "float32" }, 1, true)
+  end)
+
   it("strided layout: grid-stride loop with byte offsets over the collapsed shape", function()
     local src = fma3():source(F3, { layout = "strided" })
     assert.matches("struct _ga_ix_t { int sh[2]; int st[4][2]; };", src, 1, true)

@@ -124,6 +124,16 @@ static int parse_list(ga_ewk *k, const char *what, const char *s, bool out, int 
   return GA_OK;
 }
 
+static bool mentions(const char *text, const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = text; (p = strstr(p, name)); p += n) {
+    bool before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+    bool after = isalnum((unsigned char)p[n]) || p[n] == '_';
+    if (!before && !after) return true;
+  }
+  return false;
+}
+
 int ga_ewk_init(ga_ewk *k, const char *in_params, const char *out_params, const char *operation,
                 const char *name, const char *preamble, const char *loop_prep, const char *after_loop,
                 bool reduce_dims) {
@@ -157,8 +167,11 @@ int ga_ewk_init(ga_ewk *k, const char *in_params, const char *out_params, const 
   k->loop_prep = loop_prep;
   k->after_loop = after_loop;
   k->reduce_dims = reduce_dims;
+  /* a macro of the preamble or loop_prep could read an output behind the
+   * operation's back: any mention there counts as a read */
   for (int a = k->nin; a < np; a++)
-    k->p[a].write_first = !k->p[a].raw && ga_ewk_write_first(operation, k->p[a].name);
+    k->p[a].write_first = !k->p[a].raw && ga_ewk_write_first(operation, k->p[a].name) &&
+                          !mentions(preamble, k->p[a].name) && !mentions(loop_prep, k->p[a].name);
 
   /* two independent hashes of what the generated source depends on */
   const char *texts[5] = {name, operation, preamble, loop_prep, after_loop};
