@@ -282,6 +282,9 @@ describe("ElementwiseKernel: generated source", function()
                  "int64 n = i; uint8 u = (uint8)n; float64 d = u; (void)d",
                  "types")
     assert.is_true(k:compile { "float16", "complex64", "float32" } > 0)
+    local m = EK("float32 a, float64 d", "float32 z, float64 w",
+                 "z = sqrtf(a) + expf(a) + fabsf(a); w = exp(d) + log1p(d) + pow(d, 2.0)", "mathfns")
+    assert.is_true(m:compile { "float32", "float64" } > 0)   -- CUDA's math functions need no include
   end)
 
   it("a compile error is a Lua error with the NVRTC log and the numbered source", function()
