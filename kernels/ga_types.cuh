@@ -2,14 +2,24 @@
 // parses only this, which keeps a cold compile in the tens of milliseconds.
 
 // float16 kept as bits; arithmetic goes through float (as NumPy does) and
-// rounds once on store.
+// rounds once on store.  cvt makes every NaN the positive canonical one;
+// NumPy (and the host) keep a NaN's sign and top payload bits, so NaNs take
+// the bit path (signbit(-nan) must be true on both backends).
 struct ga_half {
   unsigned short x;
   __device__ ga_half() {}
-  __device__ ga_half(float f) { asm("cvt.rn.f16.f32 %0, %1;" : "=h"(x) : "f"(f)); }
+  __device__ ga_half(float f) {
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(x) : "f"(f));
+    if (f != f) {
+      unsigned u = __float_as_uint(f);
+      x = (unsigned short)(((u >> 16) & 0x8000u) | 0x7e00u | ((u >> 13) & 0x3ffu));
+    }
+  }
   __device__ operator float() const {
     float f;
     asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(x));
+    if ((x & 0x7fffu) > 0x7c00u)
+      f = __uint_as_float(((unsigned)(x & 0x8000u) << 16) | 0x7fc00000u | ((unsigned)(x & 0x3ffu) << 13));
     return f;
   }
 };
@@ -51,6 +61,11 @@ template <typename From> struct ga_caster<ga_half, From> {
 template <> struct ga_caster<ga_half, double> {   // round once, from double
   static __device__ ga_half f(const double &v) {
     ga_half h;
+    if (v != v) {   // the NaN bit path, as in ga_half(float)
+      unsigned long long u = (unsigned long long)__double_as_longlong(v);
+      h.x = (unsigned short)(((u >> 48) & 0x8000u) | 0x7e00u | ((u >> 42) & 0x3ffu));
+      return h;
+    }
     asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h.x) : "d"(v));
     return h;
   }
