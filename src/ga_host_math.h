@@ -129,6 +129,18 @@ GA_FOR_I(GA_DEF_I)
   }
 GA_FOR_U(GA_DEF_U)
 
+/* What every real type shares: ordering, truth, no imaginary part */
+#define GA_DEF_REALCMP(S, T)                                                  \
+  static inline bool ga_isreal_##S(T a) { (void)a; return true; }             \
+  static inline bool ga_iscomplex_##S(T a) { (void)a; return false; }         \
+  static inline bool ga_truth_##S(T a) { return a != 0; }                     \
+  static inline bool ga_lt_##S(T a, T b) { return a < b; }                    \
+  static inline bool ga_le_##S(T a, T b) { return a <= b; }                   \
+  static inline bool ga_gt_##S(T a, T b) { return a > b; }                    \
+  static inline bool ga_ge_##S(T a, T b) { return a >= b; }                   \
+  static inline bool ga_eq_##S(T a, T b) { return a == b; }                   \
+  static inline bool ga_ne_##S(T a, T b) { return a != b; }
+
 /* ---------------- integers and bool: the trivial ones ---------------- */
 #define GA_DEF_INTLIKE(S, T, ...)                                             \
   static inline T ga_floor_##S(T a) { return a; }                             \
@@ -138,15 +150,7 @@ GA_FOR_U(GA_DEF_U)
   static inline bool ga_isnan_##S(T a) { (void)a; return false; }             \
   static inline bool ga_isinf_##S(T a) { (void)a; return false; }             \
   static inline bool ga_isfinite_##S(T a) { (void)a; return true; }           \
-  static inline bool ga_isreal_##S(T a) { (void)a; return true; }             \
-  static inline bool ga_iscomplex_##S(T a) { (void)a; return false; }         \
-  static inline bool ga_truth_##S(T a) { return a != 0; }                     \
-  static inline bool ga_lt_##S(T a, T b) { return a < b; }                    \
-  static inline bool ga_le_##S(T a, T b) { return a <= b; }                   \
-  static inline bool ga_gt_##S(T a, T b) { return a > b; }                    \
-  static inline bool ga_ge_##S(T a, T b) { return a >= b; }                   \
-  static inline bool ga_eq_##S(T a, T b) { return a == b; }                   \
-  static inline bool ga_ne_##S(T a, T b) { return a != b; }                   \
+  GA_DEF_REALCMP(S, T)                                                        \
   static inline T ga_maximum_##S(T a, T b) { return a > b ? a : b; }          \
   static inline T ga_minimum_##S(T a, T b) { return a < b ? a : b; }          \
   static inline T ga_fmax_##S(T a, T b) { return a > b ? a : b; }             \
@@ -255,15 +259,7 @@ static inline bool ga_abs_b(bool a) { return a; }
   static inline bool ga_isnan_##S(T a) { return isnan(a); }                   \
   static inline bool ga_isinf_##S(T a) { return isinf(a); }                   \
   static inline bool ga_isfinite_##S(T a) { return isfinite(a); }             \
-  static inline bool ga_isreal_##S(T a) { (void)a; return true; }             \
-  static inline bool ga_iscomplex_##S(T a) { (void)a; return false; }         \
-  static inline bool ga_truth_##S(T a) { return a != 0; }                     \
-  static inline bool ga_lt_##S(T a, T b) { return a < b; }                    \
-  static inline bool ga_le_##S(T a, T b) { return a <= b; }                   \
-  static inline bool ga_gt_##S(T a, T b) { return a > b; }                    \
-  static inline bool ga_ge_##S(T a, T b) { return a >= b; }                   \
-  static inline bool ga_eq_##S(T a, T b) { return a == b; }                   \
-  static inline bool ga_ne_##S(T a, T b) { return a != b; }                   \
+  GA_DEF_REALCMP(S, T)                                                        \
   /* NumPy: the first NaN wins; between equal values (±0) the second */       \
   static inline T ga_maximum_##S(T a, T b) { return isnan(a) || a > b ? a : b; } \
   static inline T ga_minimum_##S(T a, T b) { return isnan(a) || a < b ? a : b; } \
@@ -292,7 +288,7 @@ GA_FOR_F(GA_DEF_F)
 /* nextafter in the storage type: size 2 steps between float16 values */
 static inline float ga_nextafter_half_(float a, float b) {
   if (isnan(a) || isnan(b)) return NAN;
-  if (a == b) return b;
+  if (a == b) return a;   /* npy_half_nextafter: x (C's nextafter gives y) */
   ga_f16 h = (ga_f16)a;
   uint16_t u;
   memcpy(&u, &h, 2);
@@ -320,7 +316,7 @@ static inline double ga_nextafter_f64(double a, double b, int size) { (void)size
     R ar = creal##M(a), ai = cimag##M(a), br = creal##M(b), bi = cimag##M(b); \
     if (br == 0 && bi == 0) return ga_mk_##S(1, 0);                           \
     if (ar == 0 && ai == 0) {                                                 \
-      if (br > 0 && bi == 0) return ga_mk_##S(0, 0);                          \
+      if (br > 0) return ga_mk_##S(0, 0); /* NumPy 2.4: any Re(b) > 0 */      \
       return ga_mk_##S(NAN, NAN);                                             \
     }                                                                         \
     if (bi == 0 && br == (R)(long)br && br > -100 && br < 100) {              \
@@ -402,7 +398,11 @@ static inline double ga_nextafter_f64(double a, double b, int size) { (void)size
   static inline T ga_minimum_##S(T a, T b) { return ga_isnan_##S(a) || ga_le_##S(a, b) ? a : b; } \
   static inline T ga_fmax_##S(T a, T b) { return ga_isnan_##S(b) || ga_ge_##S(a, b) ? a : b; } \
   static inline T ga_fmin_##S(T a, T b) { return ga_isnan_##S(b) || ga_le_##S(a, b) ? a : b; } \
-  static inline T ga_clip_##S(T x, T lo, T hi) { return ga_minimum_##S(ga_maximum_##S(x, lo), hi); } \
+  /* NumPy's complex clip keeps lo / hi between equal values (±0) */        \
+  static inline T ga_clip_##S(T x, T lo, T hi) {                              \
+    T t = ga_isnan_##S(x) || ga_gt_##S(x, lo) ? x : lo;                       \
+    return ga_isnan_##S(t) || ga_lt_##S(t, hi) ? t : hi;                      \
+  }                                                                           \
   static inline T ga_sinc_##S(T a) {                                          \
     T y = (R)GA_PI * (creal##M(a) == 0 && cimag##M(a) == 0 ? ga_mk_##S((R)1.0e-20, 0) : a); \
     return csin##M(y) / y;                                                    \
