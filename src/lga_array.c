@@ -142,6 +142,28 @@ static int transpose_view(lua_State *L) {
   return 1;
 }
 
+/* x.real / x.imag.  Complex: a view of one half of every element (the real
+ * dtype, the same strides, imag half an element in), so that writing
+ * through it changes x, as in NumPy.  Real dtypes: real is x itself, imag a
+ * new array of zeros (NumPy's is a read-only view of zeros). */
+static int part_view(lua_State *L, ga_array *a, int imag) {
+  if (GA_IS_COMPLEX(a->dtype)) {
+    ga_array *v = lga_new_view(L, 1);
+    v->dtype = a->dtype == GA_COMPLEX64 ? GA_FLOAT32 : GA_FLOAT64;
+    if (imag) v->offset += GA_ITEMSIZE(v->dtype);
+    return 1;
+  }
+  if (!imag) {
+    lua_pushvalue(L, 1);
+    return 1;
+  }
+  lga_state *S = LGA_STATE(L);
+  ga_array *z = lga_new_array(L, S, "imag", GA_DEVICE(a), a->dtype, a->ndim, a->shape);
+  ga_operand zero = {.kind = GA_ARG_INT, .i = 0};
+  lga_run_fill(L, S, z, &zero, "imag");
+  return 1;
+}
+
 /* Attributes; returns 0 when `k` is none. */
 static int push_attr(lua_State *L, ga_array *a, const char *k) {
   switch (k[0]) {
@@ -160,6 +182,10 @@ static int push_attr(lua_State *L, ga_array *a, const char *k) {
     break;
   case 'i':
     if (!strcmp(k, "itemsize")) { lua_pushinteger(L, GA_ITEMSIZE(a->dtype)); return 1; }
+    if (!strcmp(k, "imag")) return part_view(L, a, 1);
+    break;
+  case 'r':
+    if (!strcmp(k, "real")) return part_view(L, a, 0);
     break;
   case 'b':
     if (!strcmp(k, "base")) { lua_getiuservalue(L, 1, 1); return 1; }
@@ -215,23 +241,82 @@ static int arr_newindex(lua_State *L) {
   return lga_errorf(L, "ndarray", "cannot set field '%s' (arrays have no writable fields)", luaL_tolstring(L, 2, NULL));
 }
 
-/* Arithmetic metamethods: the op rows named in the metatable. */
-#define LGA_BINARY_MM(mm, OPID, name)                                   \
-  static int mm(lua_State *L) {                                         \
-    return lga_ew(L, LGA_STATE(L), &ga_ops[OPID], 1, 0, name);          \
-  }
-LGA_BINARY_MM(arr_add, GA_OP_ADD, "add")
-LGA_BINARY_MM(arr_sub, GA_OP_SUBTRACT, "subtract")
-LGA_BINARY_MM(arr_mul, GA_OP_MULTIPLY, "multiply")
-LGA_BINARY_MM(arr_div, GA_OP_TRUE_DIVIDE, "true_divide")
-static int arr_unm(lua_State *L) {
-  lua_settop(L, 1);   /* Lua passes the operand twice */
-  return lga_ew(L, LGA_STATE(L), &ga_ops[GA_OP_NEGATIVE], 1, 0, "negative");
+/* The arithmetic and bitwise metamethods, one row each: the op row it runs.
+ * Operands keep Lua's order (2 - x is subtract(2, x)); errors name the op. */
+static const struct { const char *mm; int op; } arr_ops[] = {
+  {"__add", GA_OP_ADD},          {"__sub", GA_OP_SUBTRACT},      {"__mul", GA_OP_MULTIPLY},
+  {"__div", GA_OP_TRUE_DIVIDE},  {"__idiv", GA_OP_FLOOR_DIVIDE}, {"__mod", GA_OP_REMAINDER},
+  {"__pow", GA_OP_POWER},        {"__unm", GA_OP_NEGATIVE},      {"__band", GA_OP_BITWISE_AND},
+  {"__bor", GA_OP_BITWISE_OR},   {"__bxor", GA_OP_BITWISE_XOR},  {"__bnot", GA_OP_INVERT},
+  {"__shl", GA_OP_LEFT_SHIFT},   {"__shr", GA_OP_RIGHT_SHIFT},
+};
+
+/* upvalue 2: the op's index in ga_ops */
+static int arr_op(lua_State *L) {
+  const ga_op *op = &ga_ops[lua_tointeger(L, lua_upvalueindex(2))];
+  lua_settop(L, op->nin);   /* Lua passes a unary operand twice */
+  return lga_ew(L, LGA_STATE(L), op, 1, 0, op->name);
+}
+
+/* < <= > >=: Lua keeps one boolean of __lt/__le, which cannot hold an
+ * element-wise result; say where the comparisons are instead. */
+static int arr_order(lua_State *L) {
+  return lga_errorf(L, lua_tostring(L, lua_upvalueindex(1)),
+                    "arrays cannot be compared with < <= > >= (Lua makes one boolean of them); "
+                    "compare element-wise with a:lt(b), a:le(b), a:gt(b), a:ge(b) or ga.less(a, b) etc.");
 }
 
 static int arr_eq(lua_State *L) {
   /* identity only: element-wise comparison is ga.equal / a:eq(b) */
   lua_pushboolean(L, lua_rawequal(L, 1, 2));
+  return 1;
+}
+
+/* x:astype(dtype, opts) or x:astype{dtype=, casting=, copy=}: NumPy's
+ * defaults casting="unsafe", copy=true; copy=false with the same dtype
+ * gives x itself.  The result is C-contiguous, on x's device. */
+static int arr_astype(lua_State *L) {
+  static const char *const options[] = {"dtype", "casting", "copy", NULL};
+  const char *fname = "astype";
+  lga_state *S = LGA_STATE(L);
+  ga_array *a = lga_check(L, 1, fname);
+  int top = lua_gettop(L), opts = 0, dt;
+  if (top == 2 && lua_istable(L, 2) && !lga_toarray(L, 2)) {
+    opts = 2;
+    lga_check_options(L, opts, fname, options);
+    lua_getfield(L, opts, "dtype");
+    dt = lga_opt_dtype(L, -1, fname, -1);
+    lua_pop(L, 1);
+  } else {
+    if (top > 3 || (top == 3 && !lua_istable(L, 3) && !lua_isnil(L, 3)))
+      return lga_errorf(L, fname, "takes a dtype and an options table {casting=, copy=}, got %d arguments",
+                        top - 1);
+    dt = lga_opt_dtype(L, 2, fname, -1);
+    if (top == 3 && lua_istable(L, 3)) {
+      opts = 3;
+      static const char *const rest[] = {"casting", "copy", NULL};
+      lga_check_options(L, opts, fname, rest);
+    }
+  }
+  if (dt < 0) return lga_errorf(L, fname, "a dtype is required, e.g. x:astype(\"float32\")");
+  int casting = GA_CAST_UNSAFE, copy = 1;
+  if (opts) {
+    if (lua_getfield(L, opts, "casting") != LUA_TNIL) {
+      const char *c = lua_tostring(L, -1);
+      if (!c || (casting = ga_casting_from_name(c)) < 0)
+        return lga_errorf(L, fname, "casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe'");
+    }
+    if (lua_getfield(L, opts, "copy") != LUA_TNIL) {
+      if (!lua_isboolean(L, -1))
+        return lga_errorf(L, fname, "copy must be a boolean, got %s", luaL_typename(L, -1));
+      copy = lua_toboolean(L, -1);
+    }
+    lua_pop(L, 2);
+  }
+  if (!ga_can_cast(a->dtype, dt, casting))
+    return lga_errorf(L, fname, "Cannot cast array data from dtype('%s') to dtype('%s') according to the rule '%s'",
+                      ga_dtypes[a->dtype].name, ga_dtypes[dt].name, ga_casting_names[casting]);
+  lga_to_device(L, S, 1, GA_DEVICE(a), dt, copy, fname);
   return 1;
 }
 
@@ -259,13 +344,26 @@ void lga_open_array(lua_State *L) {
   lua_pushcclosure(L, arr_newindex, 1);
   lua_setfield(L, mt, "__newindex");
   static const luaL_Reg mms[] = {
-    {"__gc", arr_free}, {"__close", arr_free}, {"__len", arr_len}, {"__eq", arr_eq},
-    {"__add", arr_add}, {"__sub", arr_sub}, {"__mul", arr_mul}, {"__div", arr_div},
-    {"__unm", arr_unm}, {NULL, NULL}};
+    {"__gc", arr_free}, {"__close", arr_free}, {"__len", arr_len}, {"__eq", arr_eq}, {NULL, NULL}};
   lua_pushvalue(L, mt);
   lua_pushvalue(L, st);
   luaL_setfuncs(L, mms, 1);
   lua_pop(L, 1);
+  for (size_t i = 0; i < sizeof arr_ops / sizeof arr_ops[0]; i++) {
+    lua_pushvalue(L, st);
+    lua_pushinteger(L, arr_ops[i].op);
+    lua_pushcclosure(L, arr_op, 2);
+    lua_setfield(L, mt, arr_ops[i].mm);
+  }
+  lua_pushliteral(L, "lt");
+  lua_pushcclosure(L, arr_order, 1);
+  lua_setfield(L, mt, "__lt");
+  lua_pushliteral(L, "le");
+  lua_pushcclosure(L, arr_order, 1);
+  lua_setfield(L, mt, "__le");
+  lua_pushvalue(L, st);
+  lua_pushcclosure(L, arr_astype, 1);
+  lua_setfield(L, methods, "astype");
   lua_pushliteral(L, LGA_ARRAY_MT);
   lua_setfield(L, mt, "__name");
   lua_pushcfunction(L, arr_free);

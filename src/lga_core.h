@@ -65,6 +65,7 @@ void lga_open_device(lua_State *L);
 void lga_open_blas(lua_State *L);
 void lga_open_kernels(lua_State *L);
 void lga_open_ewk(lua_State *L);        /* ga.ElementwiseKernel */
+void lga_open_dtype(lua_State *L);      /* can_cast, result_type, promote_types */
 /* Register funcs into the table at table_idx, each with the module's state
  * (table field `_state`) as upvalue 1. */
 void lga_setfuncs(lua_State *L, const luaL_Reg *l, int table_idx);

@@ -59,6 +59,7 @@ int luaopen_gpuarray_core(lua_State *L) {
   lga_open_blas(L);
   lga_open_kernels(L);
   lga_open_ewk(L);
+  lga_open_dtype(L);
   lua_settop(L, mod);
   return 1;
 }

@@ -228,89 +228,12 @@ for _, name in ipairs(core.dtypes) do ga[name] = name; host[name] = name end
 -- -->        [0., 1.]], dtype=float32)
 for name, f in pairs(core.host) do host[name] = f; ga[name] = core[name] end
 
---- Element-wise arithmetic.
--- The ufuncs broadcast their operands (NumPy rules) and promote dtypes as
--- NumPy 2 does (NEP 50): a Lua number is a *weak scalar* that takes the
--- array's dtype when its value fits (`int32 array + 1` is int32, `+ 1.5` is
--- float64).  Operands may be arrays or Lua numbers; when all are numbers the
--- result is a 0-d array on the current device.  The last argument may be an
--- options table:
---
--- * `out`: an array to write the result into (it may be one of the inputs);
---   it is returned
--- * `dtype`: the output dtype
--- * `casting`: `"same_kind"` (default), `"unsafe"`, `"safe"`, `"equiv"` or
---   `"no"`, the rule the input and output casts must obey
---
--- The operators `a + b`, `a - b`, `a * b`, `a / b` and `-a` call these.
--- @section arithmetic
-
---- Element-wise sum `a + b`.
--- @function ga.add
--- @param a an array or a Lua number
--- @param b an array or a Lua number
--- @tparam[opt] table opts `{out=, dtype=, casting=}`
--- @treturn ndarray a new array, or `opts.out`
--- @usage
--- local a = ga.array({{1, 2, 3}, {4, 5, 6}}, "int32")
--- print(ga.add(a, ga.array({10, 20, 30}, "int32")))   -- broadcasts the row
--- print(ga.add(a, 1, {dtype = "float32"}).dtype)      --> float32
--- ga.add(a, 1, {out = a})                              -- in place
--- ga.add(a, 0.5, {out = a, casting = "unsafe"})        -- float64 -> int32
-
---- Element-wise difference `a - b`.
--- @function ga.subtract
--- @param a an array or a Lua number
--- @param b an array or a Lua number
--- @tparam[opt] table opts `{out=, dtype=, casting=}`
--- @treturn ndarray a new array, or `opts.out`
--- @usage
--- print(ga.subtract(10, ga.arange(3)))   --> array([10,  9,  8])
-
---- Element-wise product `a * b`.
--- @function ga.multiply
--- @param a an array or a Lua number
--- @param b an array or a Lua number
--- @tparam[opt] table opts `{out=, dtype=, casting=}`
--- @treturn ndarray a new array, or `opts.out`
--- @usage
--- print(ga.multiply(ga.arange(3), ga.array({{1}, {2}})))
--- --> array([[0, 1, 2],
--- -->        [0, 2, 4]])
-
---- Element-wise true division `a / b`: integer operands give float64.
--- `ga.divide` is the same function.
--- @function ga.true_divide
--- @param a an array or a Lua number
--- @param b an array or a Lua number
--- @tparam[opt] table opts `{out=, dtype=, casting=}`
--- @treturn ndarray a new array, or `opts.out`
--- @usage
--- print(ga.true_divide(ga.arange(3), 2))   --> array([0. , 0.5, 1. ])
-
---- Element-wise negation `-a`.
--- @function ga.negative
--- @param a an array or a Lua number
--- @tparam[opt] table opts `{out=, dtype=, casting=}`
--- @treturn ndarray a new array, or `opts.out`
--- @usage
--- local a = ga.arange(3)
--- print(ga.negative(a))               --> array([ 0, -1, -2])
--- ga.negative(a, {out = a})           -- in place
-for name, f in pairs(core.ufuncs) do
-  if name:sub(1, 1) ~= "_" then ga[name] = f; host[name] = f end
-end
+-- The ufuncs, their aliases, round/angle/real/imag/clip and the dtype
+-- rules (documented in gpuarray/ufuncs.lua); the ndarray methods that call
+-- them are added there too.
+for name, f in pairs(require "gpuarray.ufuncs") do ga[name] = f; host[name] = f end
 ga.copy, host.copy = core.copy, core.host.copy   -- the creation function, not the COPY row
 
---- Element-wise true division `a / b`; the same function as `ga.true_divide`.
--- @function ga.divide
--- @param a an array or a Lua number
--- @param b an array or a Lua number
--- @tparam[opt] table opts `{out=, dtype=, casting=}`
--- @treturn ndarray a new array, or `opts.out`
--- @usage
--- print(ga.divide(ga.array({1, 2}), ga.array({4, 8})))   --> array([0.25, 0.25])
-ga.divide, host.divide = ga.true_divide, ga.true_divide
 --- Matrix product of two 2-D arrays (cuBLAS on a GPU, OpenBLAS on the
 -- host); the same as `a:dot(b)`.  Both operands must be on the same device;
 -- their dtypes are promoted (NumPy rules), and the promoted dtype must be
@@ -361,8 +284,10 @@ host.asnumpy = core.asnumpy
 
 --- The n-dimensional array (userdata `gpuarray.ndarray`).
 -- Its attributes are read-only; methods are called with `:`, and the
--- operators `+ - * /`, unary `-`, `#`, `==`, `tostring` and `<close>` work
--- on it.
+-- operators `+ - * / // % ^`, unary `-`, `& | ~ << >>` and unary `~`,
+-- `#`, `==` (identity), `tostring` and `<close>` work on it.  Element-wise
+-- comparisons are methods (`x:lt(y)` ...): Lua makes one boolean of
+-- `<`, `<=` and `==`.
 -- @type ndarray
 
 --- The shape: a new table of integers (`{}` for 0-d).
@@ -522,6 +447,80 @@ local kinds = { bool = "b", int8 = "i", int16 = "i", int32 = "i", int64 = "i",
 -- @function ndarray:__unm
 -- @treturn ndarray
 -- @usage print(-ga.arange(3))         --> array([ 0, -1, -2])
+
+--- `a // b`: the same as `ga.floor_divide(a, b)`.
+-- @function ndarray:__idiv
+-- @param b an array or a Lua number
+-- @treturn ndarray
+-- @usage print(ga.array({7, -7}) // 2)   --> array([ 3, -4])
+
+--- `a % b`: the same as `ga.remainder(a, b)` (the sign of `b`, as Lua's `%`).
+-- @function ndarray:__mod
+-- @param b an array or a Lua number
+-- @treturn ndarray
+-- @usage print(ga.array({7, -7}) % 3, 7 % ga.array({3, -3}))   --> array([1, 2])  array([ 1, -2])
+
+--- `a ^ b`: the same as `ga.power(a, b)` (NumPy's `a ** b`; integer arrays
+-- stay integer).
+-- @function ndarray:__pow
+-- @param b an array or a Lua number
+-- @treturn ndarray
+-- @usage print(ga.arange(4) ^ 2, 2 ^ ga.arange(4))   --> array([0, 1, 4, 9])  array([1, 2, 4, 8])
+
+--- `a & b`: the same as `ga.bitwise_and(a, b)` (bool and integer dtypes;
+-- a float array is an error naming `bitwise_and`).
+-- @function ndarray:__band
+-- @param b an array or a Lua integer
+-- @treturn ndarray
+-- @usage
+-- print(ga.array({12, 10}) & 6)       --> array([4, 2])
+-- print(pcall(function() return ga.array({1.5}) & 1 end))
+-- --> false  ...: bitwise_and: ufunc 'bitwise_and' not supported for the input types (float64, float64)
+
+--- `a | b`: the same as `ga.bitwise_or(a, b)`.
+-- @function ndarray:__bor
+-- @param b an array or a Lua integer
+-- @treturn ndarray
+-- @usage print(ga.array({true, false}) | ga.array({false, false}))   --> array([ True, False])
+
+--- `a ~ b` (binary): the same as `ga.bitwise_xor(a, b)`.
+-- @function ndarray:__bxor
+-- @param b an array or a Lua integer
+-- @treturn ndarray
+-- @usage print(ga.array({12, 10}) ~ 6)   --> array([10, 12])
+
+--- `~a` (unary): the same as `ga.invert(a)`.
+-- @function ndarray:__bnot
+-- @treturn ndarray
+-- @usage print(~ga.array({0, 5}, "uint8"))   --> array([255, 250], dtype=uint8)
+
+--- `a << b`: the same as `ga.left_shift(a, b)`.
+-- @function ndarray:__shl
+-- @param b an integer array or a Lua integer
+-- @treturn ndarray
+-- @usage print(ga.arange(4) << 2, 1 << ga.arange(4))   --> array([ 0,  4,  8, 12])  array([1, 2, 4, 8])
+
+--- `a >> b`: the same as `ga.right_shift(a, b)`.
+-- @function ndarray:__shr
+-- @param b an integer array or a Lua integer
+-- @treturn ndarray
+-- @usage print(ga.array({16, -16}) >> 2)   --> array([ 4, -4])
+
+--- `a < b` and `a > b` raise an error: Lua makes one boolean of them.
+-- Compare element-wise with `a:lt(b)`, `a:gt(b)` or `ga.less(a, b)`,
+-- `ga.greater(a, b)`.
+-- @function ndarray:__lt
+-- @usage
+-- local x = ga.arange(3)
+-- print(pcall(function() return x < 1 end))   --> false  ...: lt: arrays cannot be compared with < <= > >= ...
+-- print(x:lt(1))                      --> array([ True, False, False])
+
+--- `a <= b` and `a >= b` raise an error, as `<`; use `a:le(b)`, `a:ge(b)`,
+-- `ga.less_equal(a, b)` or `ga.greater_equal(a, b)`.
+-- @function ndarray:__le
+-- @usage
+-- local x = ga.arange(3)
+-- print(x:le(1), x:ge(1))             --> array([ True,  True, False])  array([False,  True,  True])
 
 --- `#x`: the length of the first axis (an error for a 0-d array).
 -- @function ndarray:__len
