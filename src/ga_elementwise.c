@@ -47,7 +47,13 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
   for (int k = 0; k < op->nin; k++) {
     if (ins[k].kind == GA_ARG_ARRAY) { eff[k] = ins[k].arr->dtype; continue; }
     eff[k] = weak_dtype(&ins[k], P);
-    if (ins[k].kind == GA_ARG_INT && GA_IS_INT(eff[k]) && !ga_int_fits(eff[k], ins[k].i))
+    /* NumPy 2 compares with an out-of-range Python int exactly: int64
+     * holds the value and every integer dtype but uint64 (then float64,
+     * where the value is negative and the order survives rounding) */
+    if (ins[k].kind == GA_ARG_INT && GA_IS_INT(eff[k]) && !ga_int_fits(eff[k], ins[k].i) &&
+        (op->flags & GA_OPF_CMP))
+      eff[k] = GA_INT64;
+    else if (ins[k].kind == GA_ARG_INT && GA_IS_INT(eff[k]) && !ga_int_fits(eff[k], ins[k].i))
       return ga_err(GA_EINVAL, "Lua integer %lld out of bounds for %s", (long long)ins[k].i,
                     ga_dtypes[eff[k]].name);
   }

@@ -82,6 +82,8 @@ enum { GA_SIG_SAME, GA_SIG_BOOL, GA_SIG_FLOATY, GA_SIG_REAL, GA_SIG_TI, GA_SIG_F
 
 /* Flags */
 #define GA_OPF_NOBOOL 1u   /* NumPy refuses this op when every input is bool */
+#define GA_OPF_CMP 2u      /* a comparison: a Lua integer out of the array's
+                              range still compares exactly (NumPy 2) */
 
 typedef enum ga_op_id {
 #define GA_OP(ID, name, nin, nout, tset, sig, flags, ...) GA_OP_##ID,
