@@ -581,7 +581,7 @@ function F.round(x, decimals, opts)
   end
   if decimals == nil then decimals = 0 end
   if math.type(decimals) ~= "integer" then
-    local d = math.tointeger(decimals)
+    local d = type(decimals) == "number" and math.tointeger(decimals)
     if not d then error("round: decimals must be an integer, got " .. tostring(decimals), 2) end
     decimals = d
   end
