@@ -75,8 +75,7 @@ static ga_ew_call mkcall(const char *opname, int T, int ndim, const int64_t *sha
   if (!c.op) { printf("no op %s\n", opname); exit(2); }
   c.nin = c.op->nin;
   c.nout = c.op->nout;
-  for (int k = 0; k < c.nin; k++) c.loop_types[k] = T;
-  for (int k = 0; k < c.nout; k++) c.loop_types[c.nin + k] = ga_op_out_dtype(c.op, T);
+  for (int k = 0; k < c.nin + c.nout; k++) c.loop_types[k] = ga_op_arg_dtype(c.op, T, k);
   c.ndim = ndim;
   c.size = 1;
   for (int d = 0; d < ndim; d++) c.shape[d] = shape[d], c.size *= shape[d];
@@ -123,7 +122,7 @@ static int64_t valB(int64_t i, int T) {
  * for these small values), keeping the sign of zero as IEEE arithmetic does;
  * complex parts as NumPy's formulas give them for x + 0i and y + 0i. */
 static val expect(const ga_op *op, int T, int64_t x, int64_t y, int64_t i) {
-  int od = ga_op_out_dtype(op, T);
+  int od = ga_op_arg_dtype(op, T, op->nin);
   unsigned char buf[16];
   if (GA_IS_INT(T) || T == GA_BOOL) {
     int64_t r = 0;
@@ -159,7 +158,7 @@ enum { L_CONTIG, L_STRIDED, L_BCAST1, L_SCALAR0, L_SCALARS, L_INPLACE, NLAYOUTS 
 static const char *lname[] = {"contig", "strided", "bcast1", "scalar0", "scalars", "inplace"};
 
 static void sweep_one(const ga_op *op, int T, int layout, int64_t n) {
-  int nin = op->nin, od = ga_op_out_dtype(op, T), tsz = isz(T), osz = isz(od);
+  int nin = op->nin, od = ga_op_arg_dtype(op, T, nin), tsz = isz(T), osz = isz(od);
   if (nin < 2 && (layout == L_BCAST1 || layout == L_SCALARS)) return;
   if (layout == L_INPLACE && od != T) return;
   int64_t step = layout == L_STRIDED ? 3 : 1, ostep = layout == L_STRIDED ? 2 : 1;
@@ -206,13 +205,20 @@ static void sweep_one(const ga_op *op, int T, int layout, int64_t n) {
   if (layout != L_INPLACE) free(out);
 }
 
+/* The driver's layouts are swept with the ops `expect` knows; every other
+ * row's values are checked against NumPy by spec/ufunc_spec.lua. */
+static bool has_reference(int id) {
+  return id == GA_OP_COPY || id == GA_OP_ADD || id == GA_OP_SUBTRACT || id == GA_OP_MULTIPLY ||
+         id == GA_OP_NEGATIVE || id == GA_OP_ARANGE || id == GA_OP_TRUE_DIVIDE;
+}
+
 static void test_sweep(void) {
   static const int64_t ns[] = {1, 7, 200};
   for (int o = 0; o < GA_NOPS; o++)
     for (int T = 0; T < GA_NDTYPES; T++) {
       bool has = (ga_ops[o].types >> T) & 1u;
       CHECK((ga_host_loop(&ga_ops[o], T) != NULL) == has, "loop table: %s %s", ga_ops[o].name, dn(T));
-      if (!has) continue;
+      if (!has || !has_reference(o)) continue;
       for (int l = 0; l < NLAYOUTS; l++)
         for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++) sweep_one(&ga_ops[o], T, l, ns[j]);
     }
