@@ -319,6 +319,42 @@ describe("ufunc op table", function()
   end)
 end)
 
+-- NumPy's other names and the Lua-side functions built on internal rows:
+-- {name, what it must equal, operand dtype, extra arguments}
+describe("ufunc aliases", function()
+  local function x_of(dt)
+    if COMPLEX_REAL[dt] then return mk(H, { 1.5, -2, -0.5, 0, 2.25, 3, -7.5, -1 }, dt) end
+    if dt == "int32" then return H.array({ 5, -3, 0, 12 }, dt) end
+    return H.array({ -2.55, 0.125, 1.5, -0.0, 123.456 }, dt)
+  end
+  local ALIASES = {
+    { "divide", function(x) return U.true_divide(x, x) end, "float64", function(f, x) return f(x, x) end },
+    { "mod", function(x) return U.remainder(x, 0.75) end, "float64", function(f, x) return f(x, 0.75) end },
+    { "abs", U.absolute, "complex128" }, { "radians", U.deg2rad, "float32" }, { "degrees", U.rad2deg, "float64" },
+    { "fix", U.trunc, "float64" }, { "conj", U.conjugate, "complex64" }, { "bitwise_not", U.invert, "int32" },
+    { "round", function(x) return U._round(x, 0) end, "float64" },
+    { "round", function(x) return U._round(x, 2) end, "float32", function(f, x) return f(x, 2) end },
+    { "around", function(x) return U._round(x, -1) end, "int32", function(f, x) return f(x, -1) end },
+    { "angle", U._angle, "complex128" },
+    { "angle", function(x) return U.rad2deg(U._angle(x)) end, "complex64", function(f, x) return f(x, true) end },
+    { "clip", function(x) return U.clip(x, -1, 2) end, "float64", function(f, x) return f(x, -1, 2) end },
+    { "clip", function(x) return U.minimum(x, 2) end, "float64", function(f, x) return f(x, nil, 2) end },
+  }
+  for _, a in ipairs(ALIASES) do
+    it(a[1] .. " on " .. a[3], function()
+      for _, xp in ipairs { ga, H } do
+        assert.is_function(xp[a[1]], a[1] .. " missing")
+        local x = x_of(a[3])
+        local want = a[2](x)
+        local got = a[4] and a[4](xp[a[1]], x) or xp[a[1]](x)
+        assert.are.equal(want.dtype, got.dtype)
+        local bad = compare(read(got), read(want), want.dtype, 0, function(i) return a[1] .. " element " .. i end)
+        report(bad, a[1], true)
+      end
+    end)
+  end
+end)
+
 -- Result dtypes ------------------------------------------------------------
 describe("ufunc result dtypes on the host match NumPy 2 (NEP 50)", function()
   local CH = R.chars
