@@ -135,6 +135,19 @@ template <typename T> GAM_D bool ga_gt(T a, T b) { return a > b; }
 template <typename T> GAM_D bool ga_ge(T a, T b) { return a >= b; }
 template <typename T> GAM_D bool ga_eq(T a, T b) { return a == b; }
 template <typename T> GAM_D bool ga_ne(T a, T b) { return a != b; }
+// int64 against uint64, exactly (NumPy's qQ/Qq comparison loops)
+GAM_D bool ga_lt(long long a, unsigned long long b) { return a < 0 || (unsigned long long)a < b; }
+GAM_D bool ga_le(long long a, unsigned long long b) { return a < 0 || (unsigned long long)a <= b; }
+GAM_D bool ga_gt(long long a, unsigned long long b) { return a >= 0 && (unsigned long long)a > b; }
+GAM_D bool ga_ge(long long a, unsigned long long b) { return a >= 0 && (unsigned long long)a >= b; }
+GAM_D bool ga_eq(long long a, unsigned long long b) { return a >= 0 && (unsigned long long)a == b; }
+GAM_D bool ga_ne(long long a, unsigned long long b) { return !ga_eq(a, b); }
+GAM_D bool ga_lt(unsigned long long a, long long b) { return ga_gt(b, a); }
+GAM_D bool ga_le(unsigned long long a, long long b) { return ga_ge(b, a); }
+GAM_D bool ga_gt(unsigned long long a, long long b) { return ga_lt(b, a); }
+GAM_D bool ga_ge(unsigned long long a, long long b) { return ga_le(b, a); }
+GAM_D bool ga_eq(unsigned long long a, long long b) { return ga_eq(b, a); }
+GAM_D bool ga_ne(unsigned long long a, long long b) { return !ga_eq(b, a); }
 #define GAM_CCMP(N, OP)                                                        \
   template <typename T> GAM_D bool N(ga_complex<T> a, ga_complex<T> b) {      \
     return (a.re OP b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im OP##= b.im); \

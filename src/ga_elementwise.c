@@ -19,6 +19,15 @@ static int weak_dtype(const ga_operand *o, int P) {
   return (k == 'f' || k == 'c') ? P : GA_FLOAT64;
 }
 
+/* The mixed comparison loop (int64 first, or uint64 first) for these
+ * operands, or -1: one side uint64, the other a signed integer array. */
+static int mixed_cmp(const ga_operand *ins, const int *eff) {
+  if (ins[0].kind != GA_ARG_ARRAY || ins[1].kind != GA_ARG_ARRAY) return -1;
+  if (eff[1] == GA_UINT64 && GA_KIND(eff[0]) == 'i') return GA_INT64;
+  if (eff[0] == GA_UINT64 && GA_KIND(eff[1]) == 'i') return GA_UINT64;
+  return -1;
+}
+
 int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int casting,
                   ga_ew_plan *plan) {
   const ga_array *arrs[GA_MAXARGS];
@@ -51,15 +60,19 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
      * holds the value and every integer dtype but uint64 (then float64,
      * where the value is negative and the order survives rounding) */
     if (ins[k].kind == GA_ARG_INT && GA_IS_INT(eff[k]) && !ga_int_fits(eff[k], ins[k].i) &&
-        (op->flags & GA_OPF_CMP))
+        op->sig == GA_SIG_CMP)
       eff[k] = GA_INT64;
     else if (ins[k].kind == GA_ARG_INT && GA_IS_INT(eff[k]) && !ga_int_fits(eff[k], ins[k].i))
       return ga_err(GA_EINVAL, "Lua integer %lld out of bounds for %s", (long long)ins[k].i,
                     ga_dtypes[eff[k]].name);
   }
 
-  int T = -1;
+  int T = -1, mixed = -1;
   for (int t = 0; t < GA_NDTYPES && T < 0; t++) {
+    /* NumPy's comparison loops qQ and Qq come after QQ, before the floats:
+     * a signed integer against uint64 compares exactly */
+    if (t == GA_FLOAT16 && op->sig == GA_SIG_CMP && dtype_req < 0 && (mixed = mixed_cmp(ins, eff)) >= 0)
+      break;
     if (!(op->types & (1u << t))) continue;
     if (dtype_req >= 0 && ga_op_arg_dtype(op, t, op->nin) != dtype_req) continue;
     int rule = dtype_req >= 0 ? casting : GA_CAST_SAFE;
@@ -76,7 +89,7 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
     }
     if (ok) T = t;
   }
-  if (T < 0) {
+  if (T < 0 && mixed < 0) {
     char types[256];
     size_t m = 0;
     for (int k = 0; k < op->nin; k++)
@@ -88,16 +101,22 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
   }
   /* NumPy applies the casting rule to the input casts too (Lua numbers are
    * weak and exempt) */
-  for (int k = 0; k < op->nin; k++) {
+  for (int k = 0; k < op->nin && mixed < 0; k++) {
     int lt = ga_op_arg_dtype(op, T, k);
     if (ins[k].kind == GA_ARG_ARRAY && !ga_can_cast(eff[k], lt, casting))
       return ga_err(GA_ETYPE, "Cannot cast ufunc '%s' input %d from %s to %s with casting rule '%s'",
                     op->name, k, ga_dtypes[eff[k]].name, ga_dtypes[lt].name, ga_casting_names[casting]);
   }
   plan->op = op;
-  plan->loop_dtype = T;
-  for (int k = 0; k < op->nin; k++) plan->in_dtype[k] = ga_op_arg_dtype(op, T, k);
-  for (int k = 0; k < op->nout; k++) plan->out_dtype[k] = ga_op_arg_dtype(op, T, op->nin + k);
+  if (mixed >= 0) {
+    plan->loop_dtype = mixed;
+    plan->in_dtype[0] = mixed;
+    plan->in_dtype[1] = mixed == GA_INT64 ? GA_UINT64 : GA_INT64;
+  } else {
+    plan->loop_dtype = T;
+    for (int k = 0; k < op->nin; k++) plan->in_dtype[k] = ga_op_arg_dtype(op, T, k);
+  }
+  for (int k = 0; k < op->nout; k++) plan->out_dtype[k] = ga_op_arg_dtype(op, plan->loop_dtype, op->nin + k);
   plan->device = device;
   return ga_broadcast_shapes(op->nin, arrs, &plan->ndim, plan->shape);
 }

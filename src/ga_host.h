@@ -15,6 +15,9 @@ ga_cast_fn ga_host_cast_fn(int from, int to);
  * a broadcast/scalar arg), n elements, i0 = flat index of the first one. */
 typedef void (*ga_host_loop_fn)(char **args, const int64_t *strides, int64_t n, int64_t i0);
 ga_host_loop_fn ga_host_loop(const ga_op *op, int loop_dtype);
+/* A comparison's exact loop for (int64, uint64) (first = GA_INT64) or
+ * (uint64, int64) (first = GA_UINT64). */
+ga_host_loop_fn ga_host_loop_mixed(const ga_op *op, int first);
 
 /* out = a @ b for 2-D float16/32/64 host arrays; out is C-contiguous (m, n)
  * of the same dtype; a, b may have any strides. */

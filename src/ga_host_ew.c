@@ -29,11 +29,12 @@ static int he_check(const ga_ew_call *c, ga_host_loop_fn *loop) {
     return ga_err(GA_EINTERNAL, "%s: bad ndim %d", op->name, c->ndim);
   /* The host loops are indexed by T, the first input's loop type. */
   int t = c->loop_types[0];
-  if (t < 0 || t >= GA_NDTYPES || !(*loop = ga_host_loop(op, t)))
+  bool mixed = op->sig == GA_SIG_CMP && c->nin == 2 && c->loop_types[1] != t;
+  if (t < 0 || t >= GA_NDTYPES || !(*loop = mixed ? ga_host_loop_mixed(op, t) : ga_host_loop(op, t)))
     return ga_err(GA_ETYPE, "%s: no host loop for %s", op->name,
                   t >= 0 && t < GA_NDTYPES ? ga_dtypes[t].name : "?");
   for (int k = 0; k < c->nin + c->nout; k++) {
-    int want = ga_op_arg_dtype(op, t, k);
+    int want = mixed && k == 1 ? (t == GA_INT64 ? GA_UINT64 : GA_INT64) : ga_op_arg_dtype(op, t, k);
     int mem = c->arg[k].dtype;
     if (c->loop_types[k] != want)
       return ga_err(GA_EINTERNAL, "%s: loop type of argument %d is %d, expected %d",

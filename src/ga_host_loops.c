@@ -171,6 +171,38 @@ static const ga_host_loop_fn hl_table[GA_NOPS][GA_NDTYPES] = {
 #undef GA_OP
 };
 
+/* The comparisons' mixed loops (int64, uint64) and (uint64, int64). */
+#define HL_MIXED_SAME(...)
+#define HL_MIXED_BOOL(...)
+#define HL_MIXED_FLOATY(...)
+#define HL_MIXED_REAL(...)
+#define HL_MIXED_TI(...)
+#define HL_MIXED_FREXP(...)
+#define HL_MIXED_CMP(OP, nin, nout, ...)                                      \
+  HL_FN(hl_##OP##_MIXQ, nin, nout, MIXQ, INT64, __VA_ARGS__)                  \
+  HL_FN(hl_##OP##_MIXQR, nin, nout, MIXQR, UINT64, __VA_ARGS__)
+#define GA_OP(OP, name, nin, nout, tset, sig, flags, ...) HL_MIXED_##sig(OP, nin, nout, __VA_ARGS__)
+#include "ga_ops.def"
+#undef GA_OP
+
+#define HL_MIXENT_SAME(OP)
+#define HL_MIXENT_BOOL(OP)
+#define HL_MIXENT_FLOATY(OP)
+#define HL_MIXENT_REAL(OP)
+#define HL_MIXENT_TI(OP)
+#define HL_MIXENT_FREXP(OP)
+#define HL_MIXENT_CMP(OP) [GA_OP_##OP] = {hl_##OP##_MIXQ, hl_##OP##_MIXQR},
+static const ga_host_loop_fn hl_mixed[GA_NOPS][2] = {
+#define GA_OP(OP, name, nin, nout, tset, sig, flags, ...) HL_MIXENT_##sig(OP)
+#include "ga_ops.def"
+#undef GA_OP
+};
+
+ga_host_loop_fn ga_host_loop_mixed(const ga_op *op, int first) {
+  if (!op || op->id < 0 || op->id >= GA_NOPS || (first != GA_INT64 && first != GA_UINT64)) return NULL;
+  return hl_mixed[op->id][first == GA_UINT64];
+}
+
 ga_host_loop_fn ga_host_loop(const ga_op *op, int loop_dtype) {
   if (!op || op->id < 0 || op->id >= GA_NOPS || loop_dtype < 0 || loop_dtype >= GA_NDTYPES)
     return NULL;

@@ -303,6 +303,20 @@ static inline float ga_nextafter_f32(float a, float b, int size) {
 }
 static inline double ga_nextafter_f64(double a, double b, int size) { (void)size; return nextafter(a, b); }
 
+/* int64 against uint64, exactly: a negative int64 is below every uint64 */
+static inline bool ga_lt_i64u64(int64_t a, uint64_t b) { return a < 0 || (uint64_t)a < b; }
+static inline bool ga_le_i64u64(int64_t a, uint64_t b) { return a < 0 || (uint64_t)a <= b; }
+static inline bool ga_gt_i64u64(int64_t a, uint64_t b) { return a >= 0 && (uint64_t)a > b; }
+static inline bool ga_ge_i64u64(int64_t a, uint64_t b) { return a >= 0 && (uint64_t)a >= b; }
+static inline bool ga_eq_i64u64(int64_t a, uint64_t b) { return a >= 0 && (uint64_t)a == b; }
+static inline bool ga_ne_i64u64(int64_t a, uint64_t b) { return !ga_eq_i64u64(a, b); }
+static inline bool ga_lt_u64i64(uint64_t a, int64_t b) { return ga_gt_i64u64(b, a); }
+static inline bool ga_le_u64i64(uint64_t a, int64_t b) { return ga_ge_i64u64(b, a); }
+static inline bool ga_gt_u64i64(uint64_t a, int64_t b) { return ga_lt_i64u64(b, a); }
+static inline bool ga_ge_u64i64(uint64_t a, int64_t b) { return ga_le_i64u64(b, a); }
+static inline bool ga_eq_u64i64(uint64_t a, int64_t b) { return ga_eq_i64u64(b, a); }
+static inline bool ga_ne_u64i64(uint64_t a, int64_t b) { return !ga_eq_i64u64(b, a); }
+
 /* ---------------- complex ---------------- */
 /* NumPy orders complex numbers lexicographically, NaN-aware (loops.h) */
 #define GA_CLT(ar, ai, br, bi) ((ar < br && !isnan(ai) && !isnan(bi)) || (ar == br && ai < bi))
@@ -472,12 +486,20 @@ GA_FOR_C(GA_DEF_C)
 #define ga_isreal(a) GA_GEN(a, GA_ALL(ga_isreal))(a)
 #define ga_iscomplex(a) GA_GEN(a, GA_ALL(ga_iscomplex))(a)
 #define ga_truth(a) GA_GEN(a, GA_ALL(ga_truth))(a)
-#define ga_lt(a, b) GA_GEN(a, GA_ALL(ga_lt))(a, b)
-#define ga_le(a, b) GA_GEN(a, GA_ALL(ga_le))(a, b)
-#define ga_gt(a, b) GA_GEN(a, GA_ALL(ga_gt))(a, b)
-#define ga_ge(a, b) GA_GEN(a, GA_ALL(ga_ge))(a, b)
-#define ga_eq(a, b) GA_GEN(a, GA_ALL(ga_eq))(a, b)
-#define ga_ne(a, b) GA_GEN(a, GA_ALL(ga_ne))(a, b)
+/* Comparisons also take (int64, uint64) and (uint64, int64): NumPy's exact
+ * mixed loops. */
+#define GA_CMPGEN(f, a, b)                                                    \
+  _Generic((a), GA__B(f) int8_t: f##_i8, int16_t: f##_i16, int32_t: f##_i32,  \
+           int64_t: _Generic((b), uint64_t: f##_i64u64, default: f##_i64),    \
+           uint64_t: _Generic((b), int64_t: f##_u64i64, default: f##_u64),    \
+           uint8_t: f##_u8, uint16_t: f##_u16, uint32_t: f##_u32,             \
+           GA__F(f) GA__C(f) default: ga_no_such_loop)
+#define ga_lt(a, b) GA_CMPGEN(ga_lt, a, b)(a, b)
+#define ga_le(a, b) GA_CMPGEN(ga_le, a, b)(a, b)
+#define ga_gt(a, b) GA_CMPGEN(ga_gt, a, b)(a, b)
+#define ga_ge(a, b) GA_CMPGEN(ga_ge, a, b)(a, b)
+#define ga_eq(a, b) GA_CMPGEN(ga_eq, a, b)(a, b)
+#define ga_ne(a, b) GA_CMPGEN(ga_ne, a, b)(a, b)
 #define ga_maximum(a, b) GA_GEN(a, GA_ALL(ga_maximum))(a, b)
 #define ga_minimum(a, b) GA_GEN(a, GA_ALL(ga_minimum))(a, b)
 #define ga_fmax(a, b) GA_GEN(a, GA_ALL(ga_fmax))(a, b)

@@ -24,7 +24,7 @@ int ga_op_arg_dtype(const ga_op *op, int T, int k) {
   if (k < op->nin) return op->sig == GA_SIG_TI && k == 1 ? GA_INT64 : T;
   k -= op->nin;
   switch (op->sig) {
-  case GA_SIG_BOOL: return GA_BOOL;
+  case GA_SIG_BOOL: case GA_SIG_CMP: return GA_BOOL;
   case GA_SIG_FLOATY: return (GA_IS_FLOAT(T) || GA_IS_COMPLEX(T)) ? T : GA_FLOAT64;
   case GA_SIG_REAL: return real_of(T);
   case GA_SIG_FREXP: return k == 1 ? GA_INT32 : T;

@@ -28,8 +28,10 @@
  *   SAME: every argument T          BOOL: inputs T, outputs bool
  *   FLOATY: inputs T, outputs T for inexact T, float64 for bool/integer T
  *   REAL: inputs T, outputs the real dtype of T (complex64 -> float32)
- *   TI: in0 T, in1 int64, outputs T   FREXP: in0 T, out0 T, out1 int32 */
-enum { GA_SIG_SAME, GA_SIG_BOOL, GA_SIG_FLOATY, GA_SIG_REAL, GA_SIG_TI, GA_SIG_FREXP };
+ *   TI: in0 T, in1 int64, outputs T   FREXP: in0 T, out0 T, out1 int32
+ *   CMP: a comparison, as BOOL, plus NumPy's exact int64/uint64 loops (qQ,
+ *   Qq), and a Lua integer out of the array's range still compares. */
+enum { GA_SIG_SAME, GA_SIG_BOOL, GA_SIG_FLOATY, GA_SIG_REAL, GA_SIG_TI, GA_SIG_FREXP, GA_SIG_CMP };
 
 /* The same rules for the host loop generator, as dtype ID tokens:
  * GA_SIGIN_<SIG>(k, T) / GA_SIGOUT_<SIG>(k, T) name the dtype of input k /
@@ -42,6 +44,17 @@ enum { GA_SIG_SAME, GA_SIG_BOOL, GA_SIG_FLOATY, GA_SIG_REAL, GA_SIG_TI, GA_SIG_F
 #define GA_SIGIN_TI_0(T) T
 #define GA_SIGIN_TI_1(T) INT64
 #define GA_SIGIN_FREXP(k, T) T
+#define GA_SIGIN_CMP(k, T) T
+#define GA_SIGOUT_CMP(k, T) BOOL
+/* the mixed comparison loops: MIXQ = (int64, uint64), MIXQR = (uint64, int64) */
+#define GA_SIGIN_MIXQ(k, T) GA_SIGIN_MIXQ_##k
+#define GA_SIGIN_MIXQ_0 INT64
+#define GA_SIGIN_MIXQ_1 UINT64
+#define GA_SIGOUT_MIXQ(k, T) BOOL
+#define GA_SIGIN_MIXQR(k, T) GA_SIGIN_MIXQR_##k
+#define GA_SIGIN_MIXQR_0 UINT64
+#define GA_SIGIN_MIXQR_1 INT64
+#define GA_SIGOUT_MIXQR(k, T) BOOL
 #define GA_SIGOUT_SAME(k, T) T
 #define GA_SIGOUT_BOOL(k, T) BOOL
 #define GA_SIGOUT_FLOATY(k, T) GA_FLOATY_##T
@@ -82,8 +95,6 @@ enum { GA_SIG_SAME, GA_SIG_BOOL, GA_SIG_FLOATY, GA_SIG_REAL, GA_SIG_TI, GA_SIG_F
 
 /* Flags */
 #define GA_OPF_NOBOOL 1u   /* NumPy refuses this op when every input is bool */
-#define GA_OPF_CMP 2u      /* a comparison: a Lua integer out of the array's
-                              range still compares exactly (NumPy 2) */
 
 typedef enum ga_op_id {
 #define GA_OP(ID, name, nin, nout, tset, sig, flags, ...) GA_OP_##ID,
