@@ -60,7 +60,25 @@ GAM_F1(gam_sin, sinf, sin)
 GAM_F2(gam_fmod, fmodf, fmod)
 GAM_F2(gam_copysign, copysignf, copysign)
 GAM_F2(gam_atan2, atan2f, atan2)
-GAM_F2(gam_hypot, hypotf, hypot)
+// hypot: CUDA's double hypot overflows next to DBL_MAX (hypot(1, DBL_MAX)
+// = inf); float goes through double, double is scaled by the larger side.
+GAM_D float gam_hypot(float a, float b) {
+  if (isinf(a) || isinf(b)) return __int_as_float(0x7f800000);
+  double x = a, y = b;
+  return (float)sqrt(x * x + y * y);
+}
+GAM_D double gam_hypot(double a, double b) {
+  a = fabs(a), b = fabs(b);
+  if (isinf(a) || isinf(b)) return __longlong_as_double(0x7ff0000000000000ll);
+  if (a != a || b != b) return a + b;
+  double m = a > b ? a : b, n = a > b ? b : a;
+  if (m == 0) return 0;
+  double r = n / m;
+  return m * sqrt(fma(r, r, 1.0));
+}
+
+GAM_D float ga_hypot(float a, float b) { return gam_hypot(a, b); }
+GAM_D double ga_hypot(double a, double b) { return gam_hypot(a, b); }
 
 GAM_F1(ga_sqrt, sqrtf, sqrt)
 GAM_F1(ga_cbrt, cbrtf, cbrt)
@@ -91,7 +109,6 @@ GAM_F1(ga_abs, fabsf, fabs)
 GAM_F2(ga_power, powf, pow)
 GAM_F2(ga_fmod, fmodf, fmod)
 GAM_F2(ga_arctan2, atan2f, atan2)
-GAM_F2(ga_hypot, hypotf, hypot)
 GAM_F2(ga_copysign, copysignf, copysign)
 #undef GAM_F1
 #undef GAM_F2
@@ -166,11 +183,12 @@ template <typename T> GAM_D bool ga_eq(ga_complex<T> a, ga_complex<T> b) { retur
 template <typename T> GAM_D bool ga_ne(ga_complex<T> a, ga_complex<T> b) { return a.re != b.re || a.im != b.im; }
 
 // ---- maximum/minimum (first NaN wins), fmax/fmin (NaN ignored), clip ----
-// Ties (+0/-0) give the second argument, as NumPy's SIMD float loops.
+// Ties (+0/-0): maximum/minimum give the second argument, fmax/fmin the
+// first, as NumPy's float32/64 loops (and the host).
 template <typename T> GAM_D T ga_maximum(T a, T b) { return (a > b || ga_isnan(a)) ? a : b; }
 template <typename T> GAM_D T ga_minimum(T a, T b) { return (a < b || ga_isnan(a)) ? a : b; }
-template <typename T> GAM_D T ga_fmax(T a, T b) { return (a > b || ga_isnan(b)) ? a : b; }
-template <typename T> GAM_D T ga_fmin(T a, T b) { return (a < b || ga_isnan(b)) ? a : b; }
+template <typename T> GAM_D T ga_fmax(T a, T b) { return (a >= b || ga_isnan(b)) ? a : b; }
+template <typename T> GAM_D T ga_fmin(T a, T b) { return (a <= b || ga_isnan(b)) ? a : b; }
 template <typename T> GAM_D ga_complex<T> ga_maximum(ga_complex<T> a, ga_complex<T> b) {
   return (ga_isnan(a) || ga_ge(a, b)) ? a : b;
 }
@@ -239,6 +257,20 @@ GAM_D float ga_round(float x, long long d) { return gam_fround(x, d); }
 GAM_D double ga_round(double x, long long d) { return gam_fround(x, d); }
 template <typename T> GAM_D ga_complex<T> ga_round(ga_complex<T> z, long long d) {
   return ga_complex<T>(gam_fround(z.re, d), gam_fround(z.im, d));
+}
+
+// ---- true division: NumPy's complex algorithm (Smith's, scaled by a
+// reciprocal; a zero divisor gives (re/0, im/0)), as the host's ----
+template <typename T> GAM_D T ga_true_divide(T a, T b) { return a / b; }
+template <typename T> GAM_D ga_complex<T> ga_true_divide(ga_complex<T> a, ga_complex<T> b) {
+  T abr = b.re < 0 ? -b.re : b.re, abi = b.im < 0 ? -b.im : b.im;
+  if (abr >= abi) {
+    if (abr == 0 && abi == 0) return ga_complex<T>(a.re / abr, a.im / abr);
+    T rat = b.im / b.re, scl = T(1) / (b.re + b.im * rat);
+    return ga_complex<T>((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);
+  }
+  T rat = b.re / b.im, scl = T(1) / (b.im + b.re * rat);
+  return ga_complex<T>((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);
 }
 
 // ---- integer and float division ----

@@ -73,6 +73,27 @@ template <> struct ga_caster<ga_half, double> {   // round once, from double
 template <> struct ga_caster<ga_half, ga_half> {
   static __device__ ga_half f(const ga_half &v) { return v; }
 };
+// float -> 8/16-bit integers saturate to the target's range, NaN -> 0, as
+// the host's casts (ga_host_cast.c) and as 32/64-bit targets do through
+// cvt.rzi; a plain C cast goes through int32 and keeps the low bits.
+template <typename To, typename F> __device__ __forceinline__ To ga_sat_(F v, F lo, F hi) {
+  return v != v ? To(0) : v <= lo ? To(lo) : v >= hi ? To(hi) : To(v);
+}
+#define GA_SAT_CASTER(To, LO, HI)                                                  \
+  template <> struct ga_caster<To, float> {                                        \
+    static __device__ To f(const float &v) { return ga_sat_<To, float>(v, LO, HI); } \
+  };                                                                               \
+  template <> struct ga_caster<To, double> {                                       \
+    static __device__ To f(const double &v) { return ga_sat_<To, double>(v, LO, HI); } \
+  };                                                                               \
+  template <> struct ga_caster<To, ga_half> {                                      \
+    static __device__ To f(const ga_half &v) { return ga_sat_<To, float>((float)v, LO, HI); } \
+  };
+GA_SAT_CASTER(signed char, -128, 127)
+GA_SAT_CASTER(unsigned char, 0, 255)
+GA_SAT_CASTER(short, -32768, 32767)
+GA_SAT_CASTER(unsigned short, 0, 65535)
+#undef GA_SAT_CASTER
 template <typename To, typename T> struct ga_caster<To, ga_complex<T> > {
   static __device__ To f(const ga_complex<T> &v) { return ga_caster<To, T>::f(v.re); }
 };

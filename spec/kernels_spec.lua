@@ -30,7 +30,7 @@ describe("kernel templates", function()
 
   it("embeds the op's expression in the generated source", function()
     local src = core.ew_source("true_divide", "int8", false)
-    assert.matches("out0 = (out0_t)in0 / (out0_t)in1", src, 1, true)
+    assert.matches("out0 = ga_true_divide((out0_t)in0, (out0_t)in1)", src, 1, true)
     assert.matches("typedef double out0_t;", src, 1, true)
     assert.matches("typedef signed char in0_t;", src, 1, true)
   end)

@@ -15,6 +15,7 @@ static const char *devname(int dev, char *buf) {
  * P's own when P's kind can hold the number's kind, else the default. */
 static int weak_dtype(const ga_operand *o, int P) {
   char k = GA_KIND(P);
+  if (o->kind == GA_ARG_BOOL) return P;
   if (o->kind == GA_ARG_INT) return (k == 'b') ? GA_INT64 : P;
   return (k == 'f' || k == 'c') ? P : GA_FLOAT64;
 }
@@ -32,11 +33,14 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
                   ga_ew_plan *plan) {
   const ga_array *arrs[GA_MAXARGS];
   int P = -1, device = 0, narr = 0;
-  bool all_bool = true;
+  bool all_bool = true, arrays_bool = true;
   char b1[32], b2[32];
   for (int k = 0; k < op->nin; k++) {
     arrs[k] = NULL;
-    if (ins[k].kind != GA_ARG_ARRAY) { all_bool = false; continue; }
+    if (ins[k].kind != GA_ARG_ARRAY) {
+      if (ins[k].kind != GA_ARG_BOOL) all_bool = false;
+      continue;
+    }
     const ga_array *a = ins[k].arr;
     arrs[k] = a;
     if (narr++ == 0) device = GA_DEVICE(a);
@@ -44,8 +48,9 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
       return ga_err(GA_EDEVICE, "operands are on different devices (%s and %s); move one with "
                     "ga.asarray(x) (to the GPU) or x:get() (to the host)",
                     devname(device, b1), devname(GA_DEVICE(a), b2));
-    P = P < 0 ? a->dtype : ga_promote(P, a->dtype);
-    if (a->dtype != GA_BOOL) all_bool = false;
+    /* a fixed-dtype slot (ldexp's exponent) does not promote the others */
+    if (!ga_op_in_fixed(op, k)) P = P < 0 ? a->dtype : ga_promote(P, a->dtype);
+    if (a->dtype != GA_BOOL) all_bool = arrays_bool = false;
   }
   if (narr == 0) return ga_err(GA_EINVAL, "at least one operand must be an array");
   if ((op->flags & GA_OPF_NOBOOL) && all_bool)
@@ -55,7 +60,10 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
   int eff[GA_MAXARGS];
   for (int k = 0; k < op->nin; k++) {
     if (ins[k].kind == GA_ARG_ARRAY) { eff[k] = ins[k].arr->dtype; continue; }
-    eff[k] = weak_dtype(&ins[k], P);
+    /* with arrays only in fixed slots (ldexp(1, int16_array)) a weak
+     * integer fits any loop (NumPy gives float16), a float is float64 */
+    eff[k] = P >= 0 ? weak_dtype(&ins[k], P) : ins[k].kind == GA_ARG_FLOAT ? GA_FLOAT64
+             : arrays_bool ? GA_INT64 : GA_BOOL;   /* next to bool only: int64 (NumPy) */
     /* NumPy 2 compares with an out-of-range Python int exactly: int64
      * holds the value and every integer dtype but uint64 (then float64,
      * where the value is negative and the order survives rounding) */
@@ -82,7 +90,7 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
       if (ins[k].kind != GA_ARG_ARRAY && ga_op_in_fixed(op, k))
         /* a Lua number in a fixed-dtype slot (ldexp's exponent) is judged
          * by its own kind, not by the arrays' promoted dtype */
-        ok = ins[k].kind == GA_ARG_INT ? (GA_IS_INT(lt) ? ga_int_fits(lt, ins[k].i) : lt != GA_BOOL)
+        ok = ins[k].kind != GA_ARG_FLOAT ? (GA_IS_INT(lt) ? ga_int_fits(lt, ins[k].i) : lt != GA_BOOL)
                                        : GA_IS_FLOAT(lt) || GA_IS_COMPLEX(lt);
       else
         ok = ga_can_cast(eff[k], lt, rule);
@@ -121,16 +129,29 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
   return ga_broadcast_shapes(op->nin, arrs, &plan->ndim, plan->shape);
 }
 
-int ga_ew_check_out(const ga_ew_plan *plan, int k, const ga_array *out, int casting) {
+/* Do the inputs' broadcast shape (nd, shape) broadcast up to out's? */
+static bool broadcasts_to(int nd, const int64_t *shape, const ga_array *out) {
+  if (nd > out->ndim) return false;
+  for (int i = 1; i <= nd; i++)
+    if (shape[nd - i] != 1 && shape[nd - i] != out->shape[out->ndim - i]) return false;
+  return true;
+}
+
+int ga_ew_check_out(ga_ew_plan *plan, int k, const ga_array *out, int casting) {
   char b1[32], b2[32], s1[512], s2[512];
   if (GA_DEVICE(out) != plan->device)
     return ga_err(GA_EDEVICE, "out is on %s but the operands are on %s; make out with the operands' "
                   "module (ga.empty_like(x)) or move data with ga.asarray(x) / x:get()",
                   devname(GA_DEVICE(out), b1), devname(plan->device, b2));
-  if (out->ndim != plan->ndim || memcmp(out->shape, plan->shape, sizeof(int64_t) * out->ndim))
-    return ga_err(GA_EINVAL, "out has shape %s but the result has shape %s",
-                  ga_shape_str(out->ndim, out->shape, s1, sizeof s1),
-                  ga_shape_str(plan->ndim, plan->shape, s2, sizeof s2));
+  if (out->ndim != plan->ndim || memcmp(out->shape, plan->shape, sizeof(int64_t) * out->ndim)) {
+    /* NumPy broadcasts the inputs up to the first out's shape */
+    if (k > 0 || !broadcasts_to(plan->ndim, plan->shape, out))
+      return ga_err(GA_EINVAL, "out has shape %s but the result has shape %s",
+                    ga_shape_str(out->ndim, out->shape, s1, sizeof s1),
+                    ga_shape_str(plan->ndim, plan->shape, s2, sizeof s2));
+    plan->ndim = out->ndim;
+    memcpy(plan->shape, out->shape, sizeof(int64_t) * out->ndim);
+  }
   if (!ga_can_cast(plan->out_dtype[k], out->dtype, casting))
     return ga_err(GA_ETYPE, "Cannot cast ufunc '%s' output from %s to %s with casting rule '%s'",
                   plan->op->name, ga_dtypes[plan->out_dtype[k]].name, ga_dtypes[out->dtype].name,
@@ -202,7 +223,7 @@ int ga_ew_run(const ga_ew_plan *plan, const ga_operand *ins, ga_array *const *ou
       a->kind = GA_AK_SCALAR;
       a->dtype = plan->in_dtype[k];
       a->data = NULL;
-      if (ins[k].kind == GA_ARG_INT) ga_scalar_from_int(&a->value, a->dtype, ins[k].i);
+      if (ins[k].kind != GA_ARG_FLOAT) ga_scalar_from_int(&a->value, a->dtype, ins[k].i);
       else ga_scalar_from_double(&a->value, a->dtype, ins[k].f);
       memset(a->strides, 0, sizeof a->strides);
     }

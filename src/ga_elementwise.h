@@ -9,7 +9,9 @@
 
 #define GA_MAXARGS 8
 
-enum { GA_ARG_ARRAY, GA_ARG_INT, GA_ARG_FLOAT };   /* operand kinds */
+/* operand kinds; a BOOL (Lua boolean, value in .i) is weak like NumPy's
+ * Python bool: it takes the other operands' dtype */
+enum { GA_ARG_ARRAY, GA_ARG_INT, GA_ARG_FLOAT, GA_ARG_BOOL };
 
 /* An input: an array, or a Lua number (a weak scalar, NEP 50). */
 typedef struct ga_operand {
@@ -35,9 +37,11 @@ typedef struct ga_ew_plan {
  * broadcast shape, device.  At least one input must be an array. */
 int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int casting,
                   ga_ew_plan *plan);
-/* Check a caller-supplied output k: shape equals the broadcast shape, same
- * device, loop output castable to it under `casting`. */
-int ga_ew_check_out(const ga_ew_plan *plan, int k, const ga_array *out, int casting);
+/* Check a caller-supplied output k: same device, loop output castable to it
+ * under `casting`, shape equal to the broadcast shape -- or, for the first
+ * output, a shape the inputs broadcast up to (NumPy), which then becomes
+ * the plan's shape. */
+int ga_ew_check_out(ga_ew_plan *plan, int k, const ga_array *out, int casting);
 /* Run: outs[] are allocated (plan->out_dtype, plan->shape) or checked. */
 int ga_ew_run(const ga_ew_plan *plan, const ga_operand *ins, ga_array *const *outs, void *stream);
 

@@ -40,6 +40,35 @@ void ga_no_such_loop(void);
 /* complex: suffix, type, real type, libm suffix (real), real suffix */
 #define GA_FOR_C(M) M(c64, ga_c64, float, f, f32) M(c128, ga_c128, double, , f64)
 
+/* NumPy's power_of_ten: products of 10, exact up to 1e22 (inf past ~308) */
+static inline double ga_pow10_(int64_t d) {
+  int n = d < -400 || d > 400 ? 400 : (int)(d < 0 ? -d : d);
+  double r = 1;
+  while (n-- > 0) r *= 10;
+  return r;
+}
+/* double -> integer as a C cast does on x86-64, which is what NumPy's
+ * results are: out of range or NaN gives the "integer indefinite" value;
+ * narrower types go through int32 (uint32 through int64), uint64 through
+ * the 2^63 split.  kernels/ga_math.cuh does the same on the GPU. */
+static inline int64_t ga_cvt64_(double d) {
+  return d >= -9223372036854775808.0 && d < 9223372036854775808.0 ? (int64_t)d : INT64_MIN;
+}
+static inline uint64_t ga_x86_d2i_(double d, int size, bool sgn) {
+  if (size < 4 || (size == 4 && sgn))
+    return (uint64_t)(int64_t)(d > -2147483649.0 && d < 2147483648.0 ? (int32_t)d : INT32_MIN);
+  if (size == 8 && !sgn && d >= 9223372036854775808.0)
+    return (uint64_t)ga_cvt64_(d - 9223372036854775808.0) ^ (1ull << 63);
+  return (uint64_t)ga_cvt64_(d);
+}
+/* np.around for integers: x for d >= 0, else in double, cast back */
+#define GA_DEF_IROUND(S, T, ...)                                              \
+  static inline T ga_round_##S(T a, int64_t d) {                              \
+    if (d >= 0) return a;                                                     \
+    double f = ga_pow10_(d);                                                  \
+    return (T)ga_x86_d2i_(rint((double)a / f) * f, (int)sizeof(T), !((T)-1 > 0)); \
+  }
+
 /* ---------------- signed integers ---------------- */
 #define GA_DEF_I(S, T, UT, MIN, RECIP0)                                       \
   static inline T ga_floor_divide_##S(T a, T b) {                             \
@@ -87,13 +116,9 @@ void ga_no_such_loop(void);
     UT g = (UT)ga_gcd_##S(a, b);                                              \
     UT x = a < 0 ? (UT)(0 - (UT)a) : (UT)a, y = b < 0 ? (UT)(0 - (UT)b) : (UT)b; \
     return g == 0 ? 0 : (T)(UT)(x / g * y);                                   \
-  }                                                                           \
-  static inline T ga_round_##S(T a, int64_t d) {                              \
-    if (d >= 0) return a;                                                     \
-    double f = pow(10.0, (double)-d), r = rint((double)a / f) * f;            \
-    return (T)(int64_t)r;                                                     \
   }
 GA_FOR_I(GA_DEF_I)
+GA_FOR_I(GA_DEF_IROUND)
 
 /* ---------------- unsigned integers ---------------- */
 #define GA_DEF_U(S, T)                                                        \
@@ -121,13 +146,9 @@ GA_FOR_I(GA_DEF_I)
   static inline T ga_lcm_##S(T a, T b) {                                      \
     T g = ga_gcd_##S(a, b);                                                   \
     return g == 0 ? 0 : (T)(a / g * b);                                       \
-  }                                                                           \
-  static inline T ga_round_##S(T a, int64_t d) {                              \
-    if (d >= 0) return a;                                                     \
-    double f = pow(10.0, (double)-d), r = rint((double)a / f) * f;            \
-    return r >= 9223372036854775808.0 ? (T)(uint64_t)r : (T)(int64_t)r;       \
   }
 GA_FOR_U(GA_DEF_U)
+GA_FOR_U(GA_DEF_IROUND)
 
 /* What every real type shares: ordering, truth, no imaginary part */
 #define GA_DEF_REALCMP(S, T)                                                  \
@@ -278,11 +299,13 @@ static inline bool ga_abs_b(bool a) { return a; }
     T y = (T)GA_PI * (a == 0 ? (T)1.0e-20 : a);                               \
     return sin##M(y) / y;                                                     \
   }                                                                           \
+  /* np.around: rint(x * 10^d) / 10^d, or rint(x / 10^-d) * 10^-d */        \
   static inline T ga_round_##S(T a, int64_t d) {                              \
-    if (d >= 0) { T f = (T)pow(10.0, (double)d); return rint##M(a * f) / f; } \
-    T f = (T)pow(10.0, (double)-d);                                           \
-    return rint##M(a / f) * f;                                                \
-  }
+    if (d == 0) return rint##M(a);                                            \
+    T f = (T)ga_pow10_(d);                                                    \
+    return d > 0 ? rint##M(a * f) / f : rint##M(a / f) * f;                  \
+  }                                                                           \
+  static inline T ga_true_divide_##S(T a, T b) { return a / b; }
 GA_FOR_F(GA_DEF_F)
 
 /* nextafter in the storage type: size 2 steps between float16 values */
@@ -417,9 +440,22 @@ static inline bool ga_ne_u64i64(uint64_t a, int64_t b) { return !ga_eq_i64u64(b,
     T t = ga_isnan_##S(x) || ga_gt_##S(x, lo) ? x : lo;                       \
     return ga_isnan_##S(t) || ga_lt_##S(t, hi) ? t : hi;                      \
   }                                                                           \
+  /* NumPy's complex division (Smith's, scaled by a reciprocal; a zero    \
+   * divisor gives (re/0, im/0)) */                                           \
+  static inline T ga_true_divide_##S(T a, T b) {                              \
+    R ar = creal##M(a), ai = cimag##M(a), br = creal##M(b), bi = cimag##M(b); \
+    R abr = fabs##M(br), abi = fabs##M(bi);                                   \
+    if (abr >= abi) {                                                         \
+      if (abr == 0 && abi == 0) return ga_mk_##S(ar / abr, ai / abr);         \
+      R rat = bi / br, scl = (R)1.0 / (br + bi * rat);                        \
+      return ga_mk_##S((ar + ai * rat) * scl, (ai - ar * rat) * scl);         \
+    }                                                                         \
+    R rat = br / bi, scl = (R)1.0 / (bi + br * rat);                          \
+    return ga_mk_##S((ar * rat + ai) * scl, (ai * rat - ar) * scl);           \
+  }                                                                           \
   static inline T ga_sinc_##S(T a) {                                          \
     T y = (R)GA_PI * (creal##M(a) == 0 && cimag##M(a) == 0 ? ga_mk_##S((R)1.0e-20, 0) : a); \
-    return csin##M(y) / y;                                                    \
+    return ga_true_divide_##S(csin##M(y), y);                                 \
   }                                                                           \
   static inline T ga_round_##S(T a, int64_t d) {                              \
     return ga_mk_##S(ga_round_##RS(creal##M(a), d), ga_round_##RS(cimag##M(a), d)); \
@@ -511,5 +547,6 @@ GA_FOR_C(GA_DEF_C)
 #define ga_gcd(a, b) GA_GEN(a, GA_IU(ga_gcd))(a, b)
 #define ga_lcm(a, b) GA_GEN(a, GA_IU(ga_lcm))(a, b)
 #define ga_round(a, d) GA_GEN(a, GA_IU(ga_round) GA__F(ga_round) GA__C(ga_round))(a, d)
+#define ga_true_divide(a, b) GA_GEN(a, GA__F(ga_true_divide) GA__C(ga_true_divide))(a, b)
 
 #endif

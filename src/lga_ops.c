@@ -18,7 +18,7 @@ int lga_ew(lua_State *L, lga_state *S, const ga_op *op, int first, int opts, con
       else { o->kind = GA_ARG_FLOAT; o->f = lua_tonumber(L, idx); }
       break;
     case LUA_TBOOLEAN:
-      o->kind = GA_ARG_INT;
+      o->kind = GA_ARG_BOOL;
       o->i = lua_toboolean(L, idx);
       break;
     case LUA_TUSERDATA: {

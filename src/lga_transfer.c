@@ -107,7 +107,7 @@ static void store_value(lua_State *L, int idx, int dtype, char *p, const char *f
   else if (lua_isinteger(L, idx)) {
     lua_Integer v = lua_tointeger(L, idx);
     if (GA_IS_INT(dtype) && !ga_int_fits(dtype, v))
-      lga_errorf(L, fname, "Lua integer %I out of bounds for %s", (LUAI_UACINT)v, ga_dtypes[dtype].name);
+      lga_errorf(L, fname, "Lua integer %lld out of bounds for %s", (long long)v, ga_dtypes[dtype].name);
     ga_scalar_from_int(&s, dtype, v);
   } else ga_scalar_from_double(&s, dtype, lua_tonumber(L, idx));
   memcpy(p, s.bytes, GA_ITEMSIZE(dtype));
@@ -154,7 +154,9 @@ ga_array *lga_from_value(lua_State *L, lga_state *S, int idx, int device, int dt
 
 /* ---- reading back ---- */
 
-static void push_elem(lua_State *L, const char *p, int dt) {
+/* raw: uint64 values above INT64_MAX as their (negative) bit pattern, for
+ * the formatter, which prints them exactly; otherwise as floats */
+static void push_elem(lua_State *L, const char *p, int dt, bool raw) {
   switch (GA_KIND(dt)) {
   case 'b': lua_pushboolean(L, *(const unsigned char *)p != 0); break;
   case 'i': lua_pushinteger(L, ga_load_int(p, dt)); break;
@@ -162,7 +164,7 @@ static void push_elem(lua_State *L, const char *p, int dt) {
     if (dt == GA_UINT64) {
       uint64_t v;
       memcpy(&v, p, 8);
-      if (v > (uint64_t)INT64_MAX) lua_pushnumber(L, (lua_Number)v);
+      if (v > (uint64_t)INT64_MAX && !raw) lua_pushnumber(L, (lua_Number)v);
       else lua_pushinteger(L, (lua_Integer)v);
     } else lua_pushinteger(L, ga_load_int(p, dt));
     break;
@@ -178,8 +180,8 @@ static void push_elem(lua_State *L, const char *p, int dt) {
 
 /* Nested table of a C-contiguous host array; with edge > 0, axes longer
  * than 2*edge keep their first and last `edge` entries around "...". */
-static void push_nested(lua_State *L, const ga_array *a, int depth, const char *p, int edge) {
-  if (depth == a->ndim) { push_elem(L, p, a->dtype); return; }
+static void push_nested(lua_State *L, const ga_array *a, int depth, const char *p, int edge, bool raw) {
+  if (depth == a->ndim) { push_elem(L, p, a->dtype, raw); return; }
   int64_t n = a->shape[depth], st = a->strides[depth];
   int summarise = edge > 0 && n > 2 * edge;
   lua_createtable(L, (int)(summarise ? 2 * edge + 1 : n), 0);
@@ -190,7 +192,7 @@ static void push_nested(lua_State *L, const ga_array *a, int depth, const char *
       lua_rawseti(L, -2, out++);
       i = n - edge;
     }
-    push_nested(L, a, depth + 1, p + i * st, edge);
+    push_nested(L, a, depth + 1, p + i * st, edge, raw);
     lua_rawseti(L, -2, out++);
   }
 }
@@ -208,7 +210,7 @@ static ga_array *host_contig(lua_State *L, lga_state *S, int idx, const char *fn
 static int l_totable(lua_State *L) {
   lga_state *S = LGA_STATE(L);
   ga_array *h = host_contig(L, S, 1, "totable");
-  push_nested(L, h, 0, GA_DATA(h), 0);
+  push_nested(L, h, 0, GA_DATA(h), 0, false);
   return 1;
 }
 
@@ -218,7 +220,7 @@ static int l_repr_table(lua_State *L) {
   ga_array *a = lga_check(L, 1, "tostring");
   lua_Integer threshold = luaL_optinteger(L, 2, 1000), edge = luaL_optinteger(L, 3, 3);
   ga_array *h = host_contig(L, S, 1, "tostring");
-  push_nested(L, h, 0, GA_DATA(h), a->size > threshold ? (int)edge : 0);
+  push_nested(L, h, 0, GA_DATA(h), a->size > threshold ? (int)edge : 0, true);
   return 1;
 }
 
@@ -235,7 +237,7 @@ static int l_item(lua_State *L) {
     lua_pushnumber(L, ga_load_imag(buf, a->dtype));
     return 2;
   }
-  push_elem(L, buf, a->dtype);
+  push_elem(L, buf, a->dtype, false);
   return 1;
 }
 

@@ -585,6 +585,8 @@ function F.round(x, decimals, opts)
     if not d then error("round: decimals must be an integer, got " .. tostring(decimals), 2) end
     decimals = d
   end
+  -- NumPy rounds a bool array through float16
+  if is_array(x) and x.dtype == "bool" then x = x:astype("float16") end
   return call("round", U._round, x, decimals, opts)
 end
 
