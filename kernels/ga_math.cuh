@@ -263,7 +263,7 @@ template <typename T> GAM_D ga_complex<T> ga_round(ga_complex<T> z, long long d)
 // reciprocal; a zero divisor gives (re/0, im/0)), as the host's ----
 template <typename T> GAM_D T ga_true_divide(T a, T b) { return a / b; }
 template <typename T> GAM_D ga_complex<T> ga_true_divide(ga_complex<T> a, ga_complex<T> b) {
-  T abr = b.re < 0 ? -b.re : b.re, abi = b.im < 0 ? -b.im : b.im;
+  T abr = fabs(b.re), abi = fabs(b.im);   // fabs: -0.0 divisors divide by +0
   if (abr >= abi) {
     if (abr == 0 && abi == 0) return ga_complex<T>(a.re / abr, a.im / abr);
     T rat = b.im / b.re, scl = T(1) / (b.re + b.im * rat);

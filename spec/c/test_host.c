@@ -147,7 +147,11 @@ static val expect(const ga_op *op, int T, int64_t x, int64_t y, int64_t i) {
   case GA_OP_MULTIPLY: re = a * b, im = a * 0.0 + 0.0 * b; break;
   case GA_OP_NEGATIVE: re = -a, im = -0.0; break;
   case GA_OP_ARANGE: re = a + (double)i * b, im = 0.0 + (double)i * 0.0; break;
-  case GA_OP_TRUE_DIVIDE: re = a / b, im = 0; break;   /* sign of 0i: see sweep_one */
+  case GA_OP_TRUE_DIVIDE:   /* NumPy's complex division scales by 1 / b; sign of 0i: see sweep_one */
+    if (od == GA_COMPLEX64) re = (float)a * (1.0f / (float)b), im = 0;
+    else if (od == GA_COMPLEX128) re = a * (1.0 / b), im = 0;
+    else re = a / b, im = 0;
+    break;
   default: printf("no reference for %s\n", op->name); exit(2);
   }
   store_complex(buf, od, re, im);
