@@ -94,6 +94,22 @@ GA_SAT_CASTER(unsigned char, 0, 255)
 GA_SAT_CASTER(short, -32768, 32767)
 GA_SAT_CASTER(unsigned short, 0, 65535)
 #undef GA_SAT_CASTER
+// 32/64-bit targets: cvt saturates, but gives the minimum for NaN; NaN -> 0
+#define GA_NAN0_CASTER(To)                                                         \
+  template <> struct ga_caster<To, float> {                                        \
+    static __device__ To f(const float &v) { return v != v ? (To)0 : (To)v; }      \
+  };                                                                               \
+  template <> struct ga_caster<To, double> {                                       \
+    static __device__ To f(const double &v) { return v != v ? (To)0 : (To)v; }     \
+  };                                                                               \
+  template <> struct ga_caster<To, ga_half> {                                      \
+    static __device__ To f(const ga_half &v) { float x = v; return x != x ? (To)0 : (To)x; } \
+  };
+GA_NAN0_CASTER(int)
+GA_NAN0_CASTER(unsigned int)
+GA_NAN0_CASTER(long long)
+GA_NAN0_CASTER(unsigned long long)
+#undef GA_NAN0_CASTER
 template <typename To, typename T> struct ga_caster<To, ga_complex<T> > {
   static __device__ To f(const ga_complex<T> &v) { return ga_caster<To, T>::f(v.re); }
 };
