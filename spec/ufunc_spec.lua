@@ -43,7 +43,8 @@ local T = 4            -- transcendental functions
 local CPOW = 2048
 local ROWS = {
   copy = { 0 }, add = { 0 }, subtract = { 0 }, multiply = { 0, c = 2 },
-  true_divide = { 0, c = 2 }, floor_divide = { 0 }, power = { T, c = T, gpu_c = CPOW }, float_power = { T, c = T, gpu_c = CPOW },
+  true_divide = { 0, c = 2 }, floor_divide = { 0 },
+  power = { T, c = T, gpu_c = CPOW }, float_power = { T, c = T, gpu_c = CPOW },
   remainder = { 0 }, fmod = { 0 }, divmod = { 0 }, modf = { 0 }, negative = { 0 }, positive = { 0 },
   reciprocal = { 0, c = 2 }, absolute = { 0, c = 1 }, fabs = { 0 }, sign = { 0, c = 1 },
   sqrt = { 0, c = 2 }, cbrt = { 1 }, square = { 0, c = 2 }, exp = { T }, exp2 = { T }, expm1 = { T },
@@ -259,7 +260,7 @@ local function power_raise(cols)
   end
 end
 
-local function run_op(name, t, ins)
+local function run_op(name, _, ins)   -- (name, loop dtype, inputs)
   local outs = table.pack(U[name](table.unpack(ins)))
   local r = {}
   for k = 1, OPS[name].nout do r[k] = outs[k] end
@@ -731,7 +732,8 @@ helper.each_device(function(xp)
       { "in-place unsafe cast", function() return ga.add(i32, 1.5, { out = i32 }) end, "add", "float64", "int32" },
       { "out dtype too narrow", function() return ga.sqrt(f, { out = xp.zeros(2, "float32"), casting = "safe" }) end,
         "sqrt", "float64", "float32" },
-      { "Lua integer out of bounds", function() return ga.add(xp.array({ 1 }, "int8"), 1000) end, "add", "1000", "int8" },
+      { "Lua integer out of bounds", function() return ga.add(xp.array({ 1 }, "int8"), 1000) end,
+        "add", "1000", "int8" },
       { "boolean negative", function() return ga.negative(xp.array({ true })) end, "negative", "bool" },
       { "freed operand", function() local x = xp.zeros(2); x:free(); return ga.exp(x) end, "exp", "freed" },
     }
@@ -853,9 +855,11 @@ if helper.has_gpu() then
                       dres[o].device, dt)
                   else
                     local tol = ROWS[name][1]
-                    if COMPLEX_REAL[dt] or COMPLEX_REAL[t] then tol = ROWS[name].gpu_c or ROWS[name].c or tol end
-                    if KIND[dt] ~= "f" and KIND[dt] ~= "c" then tol = 0 elseif tol > 0 then tol = tol + GPU_EXTRA_ULP end
-                    local w = COMPLEX_REAL[dt] and 2 or 1
+                    if COMPLEX_REAL[dt] or COMPLEX_REAL[t] then
+                      tol = ROWS[name].gpu_c or ROWS[name].c or tol
+                    end
+                    if KIND[dt] ~= "f" and KIND[dt] ~= "c" then tol = 0
+                    elseif tol > 0 then tol = tol + GPU_EXTRA_ULP end
                     local n = #cols[1] // (COMPLEX_REAL[dts[1]] and 2 or 1)
                     local function desc(i) return describe_case((i - 1) % n + 1) end
                     local g, hv = read(dres[o]), read(hres[o])
