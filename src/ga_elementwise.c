@@ -256,8 +256,7 @@ int ga_copy(ga_array *dst, const ga_array *src, void *stream) {
   int nd;
   int64_t shape[GA_MAXDIM];
   int rc = ga_broadcast_shapes(2, both, &nd, shape);
-  if (rc) return rc;
-  if (nd != dst->ndim || memcmp(shape, dst->shape, sizeof(int64_t) * nd)) {
+  if (rc || nd != dst->ndim || memcmp(shape, dst->shape, sizeof(int64_t) * nd)) {
     char s1[512], s2[512];
     return ga_err(GA_EINVAL, "could not broadcast input array from shape %s into shape %s",
                   ga_shape_str(src->ndim, src->shape, s1, sizeof s1),

@@ -220,25 +220,16 @@ static int arr_index(lua_State *L) {
     if (push_attr(L, a, k)) return 1;
     return lga_errorf(L, "ndarray", "no attribute or method '%s'", k);
   }
-  /* integer/table keys: indexing, through the Lua-side hook if present */
-  if (lua_getfield(L, lua_upvalueindex(2), "__getitem") == LUA_TFUNCTION) {
-    lua_pushvalue(L, 1);
-    lua_pushvalue(L, 2);
-    lua_call(L, 2, 1);
-    return 1;
-  }
-  return lga_errorf(L, "ndarray", "indexing is not supported yet");
+  /* any other key: indexing (lga_index.c) */
+  lua_settop(L, 2);
+  return lga_getitem(L);
 }
 
 static int arr_newindex(lua_State *L) {
-  if (lua_getfield(L, lua_upvalueindex(1), "__setitem") == LUA_TFUNCTION) {
-    lua_pushvalue(L, 1);
-    lua_pushvalue(L, 2);
-    lua_pushvalue(L, 3);
-    lua_call(L, 3, 0);
-    return 0;
-  }
-  return lga_errorf(L, "ndarray", "cannot set field '%s' (arrays have no writable fields)", luaL_tolstring(L, 2, NULL));
+  if (lua_type(L, 2) == LUA_TSTRING)
+    return lga_errorf(L, "ndarray", "cannot set field '%s' (arrays have no writable fields)", lua_tostring(L, 2));
+  lua_settop(L, 3);
+  return lga_setitem(L);
 }
 
 /* The arithmetic and bitwise metamethods, one row each: the op row it runs.
@@ -333,6 +324,8 @@ void lga_open_array(lua_State *L) {
   int methods = lua_gettop(L);
   lua_pushvalue(L, methods);
   lua_setfield(L, mod, "ndarray_methods");
+  lua_pushvalue(L, methods);   /* for the advanced indexer's hooks (lga_index.c) */
+  lua_setfield(L, LUA_REGISTRYINDEX, "gpuarray.ndarray_methods");
   lua_pushvalue(L, mt);
   lua_setfield(L, mod, "ndarray_mt");
 
@@ -340,7 +333,7 @@ void lga_open_array(lua_State *L) {
   lua_pushvalue(L, methods);
   lua_pushcclosure(L, arr_index, 2);
   lua_setfield(L, mt, "__index");
-  lua_pushvalue(L, methods);
+  lua_pushvalue(L, st);   /* upvalue 1 is the state, as for every binding function */
   lua_pushcclosure(L, arr_newindex, 1);
   lua_setfield(L, mt, "__newindex");
   static const luaL_Reg mms[] = {
