@@ -59,6 +59,7 @@ void lga_run_fill(lua_State *L, lga_state *S, ga_array *out, const ga_operand *v
 /* Registration */
 void lga_open_array(lua_State *L);      /* metatable + methods */
 void lga_open_create(lua_State *L);
+void lga_open_shape(lua_State *L);     /* after create: uses module.host */
 void lga_open_transfer(lua_State *L);
 void lga_open_ops(lua_State *L);
 void lga_open_device(lua_State *L);
@@ -67,6 +68,15 @@ void lga_open_kernels(lua_State *L);
 void lga_open_ewk(lua_State *L);        /* ga.ElementwiseKernel */
 void lga_open_dtype(lua_State *L);      /* can_cast, result_type, promote_types */
 void lga_open_join(lua_State *L);       /* joins, splits, item selection (lga_join.c, lga_select.c) */
+void lga_open_index(lua_State *L);      /* ga.newaxis, ga.ellipsis */
+/* Indexing (lga_index.c): x[key] with (x, key) on the stack, x[key] = v with
+ * (x, key, v); a key's items (returns their count; errors name fname), and
+ * dst = a Lua number, boolean, table or array (broadcast, cast to dst). */
+int lga_getitem(lua_State *L);
+int lga_setitem(lua_State *L);
+struct ga_index_item;
+int lga_parse_key(lua_State *L, int key, struct ga_index_item *items, int max, const char *fname);
+void lga_assign(lua_State *L, lga_state *S, ga_array *dst, int value, const char *fname);
 /* Register funcs into the table at table_idx, each with the module's state
  * (table field `_state`) as upvalue 1. */
 void lga_setfuncs(lua_State *L, const luaL_Reg *l, int table_idx);

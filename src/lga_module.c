@@ -53,6 +53,7 @@ int luaopen_gpuarray_core(lua_State *L) {
 
   lga_open_array(L);
   lga_open_create(L);
+  lga_open_shape(L);
   lga_open_transfer(L);
   lga_open_ops(L);
   lga_open_device(L);
@@ -61,6 +62,7 @@ int luaopen_gpuarray_core(lua_State *L) {
   lga_open_ewk(L);
   lga_open_dtype(L);
   lga_open_join(L);
+  lga_open_index(L);
   lua_settop(L, mod);
   return 1;
 }

@@ -232,6 +232,8 @@ for name, f in pairs(core.host) do host[name] = f; ga[name] = core[name] end
 -- rules (documented in gpuarray/ufuncs.lua); the ndarray methods that call
 -- them are added there too.
 for name, f in pairs(require "gpuarray.ufuncs") do ga[name] = f; host[name] = f end
+require "gpuarray.shape"   -- shape methods; ga.reshape ... come from core.host above
+for name, v in pairs(require "gpuarray.index") do ga[name] = v; host[name] = v end
 do local j = require "gpuarray.join"; for k, f in pairs(j.ga) do ga[k] = f end; for k, f in pairs(j.host) do host[k] = f end end
 ga.copy, host.copy = core.copy, core.host.copy   -- the creation function, not the COPY row
 
