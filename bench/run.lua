@@ -13,7 +13,7 @@
 -- come in a later issue); bandwidth and GEMM rates do not depend on values.
 --
 -- Keys of cupy_reference.py left out until their API lands: overhead_sum_us,
--- overhead_slice_us, sum/max/axis sums,
+-- sum/max/axis sums,
 -- strided_copy_GBps, cumsum, sum_f64, randn, sort, batched matmul, fft.
 -- broadcast_add_f32_GBps uses a separate 1-element array in place of
 -- CuPy's b[:1] (slicing comes later): the kernel sees the same stride-0
@@ -175,8 +175,9 @@ io.write(string.format("%.6f", ms))
 end)
 
 -- host-side cost of one call on a 1-element array
-section({ "overhead_add_us", "overhead_scalar_mul_us", "overhead_empty_us" }, function()
+section({ "overhead_add_us", "overhead_scalar_mul_us", "overhead_empty_us", "overhead_slice_us" }, function()
   local x, y = ga.ones(1, "float32"), ga.ones(1, "float32")
+  put("overhead_slice_us", wall_us(function() return x[{ { 1, 1 } }] end))   -- CuPy: x[0:1]
   put("overhead_add_us", wall_us(function() return x + y end))
   put("overhead_scalar_mul_us", wall_us(function() return x * 2.0 end))
   put("overhead_empty_us", wall_us(function() return ga.empty(1, "float32") end))
