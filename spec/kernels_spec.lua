@@ -28,6 +28,43 @@ describe("kernel templates", function()
     end)
   end
 
+  -- the tiled kernels for strided layouts (ga_cuda_ew.c): every op in the
+  -- shared-memory transpose shape (staged input and output, a broadcast
+  -- input, batches), the row kernel for a sample of ops
+  for _, op in ipairs(core.ops()) do
+    it(op.name .. " compiles as a tiled transpose for every dtype", function()
+      for _, dt in ipairs(op.types) do
+        local ok, size = pcall(core.compile_ew, op.name, dt, "transpose", 90)
+        assert(ok, ("%s %s transpose: %s"):format(op.name, dt, tostring(size)))
+        assert.is_true(size > 0)
+      end
+    end)
+  end
+  for _, name in ipairs { "copy", "add", "divmod", "exp", "isnan" } do
+    it(name .. " compiles as a tiled row kernel for every dtype", function()
+      local op
+      for _, o in ipairs(core.ops()) do if o.name == name then op = o end end
+      for _, dt in ipairs(op.types) do
+        local ok, size = pcall(core.compile_ew, name, dt, "rows", 90)
+        assert(ok, ("%s %s rows: %s"):format(name, dt, tostring(size)))
+        assert.is_true(size > 0)
+      end
+    end)
+  end
+
+  it("chooses the kernel shape from the layout", function()
+    local tr = core.ew_source("copy", "float32", "transpose")
+    assert.matches("__shared__", tr, 1, true)
+    assert.matches("t0[tx][ty + q * 8]", tr, 1, true)
+    local rows = core.ew_source("copy", "float32", "rows")
+    assert.matches("threadIdx.x % 256", rows, 1, true)
+    assert.is_nil(rows:find("__shared__", 1, true))
+    local strided = core.ew_source("copy", "float32", "strided")
+    assert.matches("i += (int)gridDim.x * blockDim.x", strided, 1, true)
+    assert.has_error(function() core.compile_ew("copy", "float32", "diagonal") end,
+      "compile_ew: unknown layout 'diagonal' (dense, strided, rows, transpose)")
+  end)
+
   it("embeds the op's expression in the generated source", function()
     local src = core.ew_source("true_divide", "int8", false)
     assert.matches("out0 = ga_true_divide((out0_t)in0, (out0_t)in1)", src, 1, true)

@@ -7,34 +7,51 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* core.ew_source(opname, loop_dtype, dense, arch) -> source
- * core.compile_ew(opname, loop_dtype, dense, arch) -> bytes of the image */
+/* core.ew_source(opname, loop_dtype, layout, arch) -> source
+ * core.compile_ew(opname, loop_dtype, layout, arch) -> bytes of the image
+ * layout: true or "dense" (1-d, contiguous, a broadcast second input),
+ * false or "strided" (2-d 4x4: the grid-stride kernel), "rows" (3-d with
+ * 2048-long strided rows: the tiled row kernel), "transpose" (4-d batches of
+ * 64x64 transposes, the second input broadcast along rows, a second output
+ * transposed: the shared-memory kernel with staged inputs and outputs). */
 static int build_call(lua_State *L, ga_ew_call *c) {
   const char *name = luaL_checkstring(L, 1);
   const ga_op *op = ga_op_find(name);
   if (!op) return lga_errorf(L, "compile_ew", "no op '%s'", name);
   int t = lga_opt_dtype(L, 2, "compile_ew", -1);
   if (t < 0 || !(op->types & (1u << t))) return lga_errorf(L, "compile_ew", "op '%s' has no %s loop", name, lua_tostring(L, 2));
-  int dense = lua_toboolean(L, 3);
+  const char *layout = lua_type(L, 3) == LUA_TSTRING ? lua_tostring(L, 3) : lua_toboolean(L, 3) ? "dense" : "strided";
+  static const int64_t shapes[4][4] = {{4}, {4, 4}, {2, 4, 2048}, {2, 3, 64, 64}};
+  static const int ndims[4] = {1, 2, 3, 4};
+  int lay = !strcmp(layout, "dense") ? 0 : !strcmp(layout, "strided") ? 1 : !strcmp(layout, "rows") ? 2
+          : !strcmp(layout, "transpose") ? 3 : -1;
+  if (lay < 0) return lga_errorf(L, "compile_ew", "unknown layout '%s' (dense, strided, rows, transpose)", layout);
   memset(c, 0, sizeof *c);
   c->op = op;
   c->nin = op->nin;
   c->nout = op->nout;
-  c->ndim = dense ? 1 : 2;
-  c->shape[0] = 4;
-  c->shape[1] = 4;
-  c->size = dense ? 4 : 16;
-  c->dense = dense;
+  c->ndim = ndims[lay];
+  c->size = 1;
+  for (int d = 0; d < c->ndim; d++) c->size *= (c->shape[d] = shapes[lay][d]);
+  c->dense = lay == 0;
   for (int k = 0; k < op->nin + op->nout; k++) {
     int lt = ga_op_arg_dtype(op, t, k);
+    int64_t isz = GA_ITEMSIZE(lt), *st = c->arg[k].strides;
     c->loop_types[k] = lt;
     c->arg[k].dtype = lt;
-    c->arg[k].kind = dense ? GA_AK_CONTIG : GA_AK_STRIDED;
+    c->arg[k].kind = lay == 0 ? GA_AK_CONTIG : GA_AK_STRIDED;
     c->arg[k].data = (char *)(uintptr_t)4096;   /* aligned: exercises the vector path */
-    c->arg[k].strides[0] = dense ? GA_ITEMSIZE(lt) : 4 * GA_ITEMSIZE(lt);
-    c->arg[k].strides[1] = GA_ITEMSIZE(lt);
+    ga_strides_c(c->ndim, c->shape, (int)isz, st);
+    if (lay == 1) st[0] *= 2;                    /* a gap between rows */
+    if (lay >= 2 && k == 0) st[0] *= 3;          /* outer dimensions that cannot merge */
+    if (lay >= 2 && k < op->nin) st[c->ndim - 1] *= 2;   /* stepped rows */
+    if (lay == 3 && (k == 0 || k == op->nin + 1)) {      /* transposed: staged */
+      st[2] = 2 * isz;
+      st[3] = 2 * isz * 64;
+    }
+    if (lay == 3 && k == 1 && op->nin > 1) st[2] = 0;   /* broadcast along rows */
   }
-  if (op->nin > 1 && dense) c->arg[1].kind = GA_AK_BCAST;   /* and a broadcast operand */
+  if (op->nin > 1 && lay == 0) c->arg[1].kind = GA_AK_BCAST;   /* and a broadcast operand */
   return 0;
 }
 
