@@ -14,7 +14,7 @@
 --
 -- Keys of cupy_reference.py left out until their API lands: overhead_sum_us,
 -- sum/max/axis sums,
--- strided_copy_GBps, cumsum, sum_f64, randn, sort, batched matmul, fft.
+-- cumsum, sum_f64, randn, sort, batched matmul, fft.
 -- broadcast_add_f32_GBps uses a separate 1-element array in place of
 -- CuPy's b[:1] (slicing comes later): the kernel sees the same stride-0
 -- broadcast of one element.
@@ -220,11 +220,25 @@ section({ "fma3_user_kernel_GBps" }, function()   -- CuPy: fk(a, b, c, out), an 
   a:free(); b:free(); c:free(); out:free()
 end)
 
-section({ "transpose_copy_GBps" }, function()
+-- CuPy: M = a.reshape(16384, 16384) (float32, 1 GiB = GB);
+-- transpose_copy_GBps = 2*GB / time of cp.ascontiguousarray(M.T) (the tiled
+-- shared-memory kernel), strided_copy_GBps = 2*GB/4 / time of
+-- M[::2, ::2].copy() (a quarter of the elements, read and written once).
+section({ "transpose_copy_GBps", "strided_copy_GBps" }, function()
   local side = QUICK and 1024 or 16384
-  local M = ga.ones({ side, side }, "float32") -- a.reshape(16384, 16384) in CuPy
+  assert(side * side == N)
+  local M = ga.ones({ side, side }, "float32")
   put("transpose_copy_GBps", 2 * GB / gpu_ms(function()
     local r = ga.ascontiguousarray(M.T)
+    r:free()
+  end) * 1e3)
+  -- M[::2, ::2], built with the spec helper core._strided_view until the
+  -- slicing x[{{1, -1, 2}, {1, -1, 2}}] lands: the same view (shape
+  -- side/2 x side/2, byte strides 2 rows and 2 elements, offset 0)
+  local h = side // 2
+  local V = ga.core._strided_view(M, { h, h }, { 2 * side * 4, 2 * 4 }, 0)
+  put("strided_copy_GBps", 2 * GB / 4 / gpu_ms(function()
+    local r = V:copy()
     r:free()
   end) * 1e3)
   M:free()

@@ -198,7 +198,81 @@ static void collapse(ga_ew_call *c) {
   }
 }
 
+/* Bytes [lo, hi) of a's buffer that `a`, seen with `st` over (nd, shape),
+ * can touch. */
+static void extent(const ga_array *a, int nd, const int64_t *shape, const int64_t *st, int64_t *lo, int64_t *hi) {
+  *lo = *hi = a->offset;
+  for (int i = 0; i < nd; i++) {
+    if (st[i] > 0) *hi += (shape[i] - 1) * st[i];
+    else *lo += (shape[i] - 1) * st[i];
+  }
+  *hi += GA_ITEMSIZE(a->dtype);
+}
+
+/* NumPy's rule for an input that shares memory with an output: unless it is
+ * the output's identical view (same first byte, itemsize and strides: each
+ * element is then read before it is written, by the same thread), the
+ * kernel could read elements another thread already wrote, so the input is
+ * copied to a temporary first.  Overlap is judged by byte extents, so some
+ * interleaved views are copied without need; never the reverse.  tmps[k]
+ * holds the copy of input k (buf NULL when none); ins2 the operands to use. */
+static int copy_overlapping(const ga_ew_plan *plan, const ga_operand *ins, ga_array *const *outs, void *stream,
+                            ga_operand *ins2, ga_array *tmps, bool *any) {
+  const ga_op *op = plan->op;
+  int64_t st[GA_MAXDIM];
+  *any = false;
+  for (int k = 0; k < op->nin; k++) {
+    ins2[k] = ins[k];
+    tmps[k].buf = NULL;
+    const ga_array *a = ins[k].arr;
+    if (ins[k].kind != GA_ARG_ARRAY) continue;
+    ga_broadcast_strides(a, plan->ndim, plan->shape, st);
+    int64_t alo, ahi;
+    extent(a, plan->ndim, plan->shape, st, &alo, &ahi);
+    bool copy = false;
+    for (int j = 0; j < op->nout && !copy; j++) {
+      const ga_array *o = outs[j];
+      if (o->buf != a->buf) continue;
+      int64_t olo, ohi;
+      extent(o, plan->ndim, plan->shape, o->strides, &olo, &ohi);
+      if (ahi <= olo || ohi <= alo) continue;
+      bool same = a->offset == o->offset && GA_ITEMSIZE(a->dtype) == GA_ITEMSIZE(o->dtype);
+      for (int i = 0; i < plan->ndim && same; i++)
+        same = plan->shape[i] == 1 || st[i] == o->strides[i];
+      copy = !same;
+    }
+    if (!copy) continue;
+    int rc = ga_array_init(&tmps[k], plan->device, a->dtype, a->ndim, a->shape, stream);
+    if (!rc) rc = ga_copy(&tmps[k], a, stream);
+    if (rc) {
+      for (int i = 0; i <= k; i++) ga_array_release(&tmps[i]);
+      return rc;
+    }
+    ins2[k].arr = &tmps[k];
+    *any = true;
+  }
+  return GA_OK;
+}
+
+static int ew_run(const ga_ew_plan *plan, const ga_operand *ins, ga_array *const *outs, void *stream);
+
 int ga_ew_run(const ga_ew_plan *plan, const ga_operand *ins, ga_array *const *outs, void *stream) {
+  int64_t size = 1;
+  for (int i = 0; i < plan->ndim; i++) size *= plan->shape[i];
+  if (size == 0) return GA_OK;
+  ga_operand ins2[GA_MAXARGS];
+  ga_array tmps[GA_MAXARGS];
+  bool any;
+  int rc = copy_overlapping(plan, ins, outs, stream, ins2, tmps, &any);
+  if (rc || !any) return rc ? rc : ew_run(plan, ins, outs, stream);
+  rc = ew_run(plan, ins2, outs, stream);
+  /* device temporaries go back to the stream-ordered pool: the kernel
+   * queued on `stream` runs before any later reuse of their blocks */
+  for (int k = 0; k < plan->op->nin; k++) ga_array_release(&tmps[k]);
+  return rc;
+}
+
+static int ew_run(const ga_ew_plan *plan, const ga_operand *ins, ga_array *const *outs, void *stream) {
   const ga_op *op = plan->op;
   ga_ew_call c;
   c.op = op;
