@@ -132,7 +132,11 @@ static int l_strided_view(lua_State *L) {
     lua_pop(L, 2);
     if (!ok1 || !ok2 || shape[i] < 0) return lga_errorf(L, fn, "bad shape or stride at dimension %d", i + 1);
     if (strides[i] % isz) return lga_errorf(L, fn, "stride %lld is not a multiple of the itemsize %lld", (long long)strides[i], (long long)isz);
-    size *= shape[i];
+    /* exact bounds: a reach that overflows int64 is outside any buffer */
+    int64_t as = strides[i] < 0 ? -strides[i] : strides[i];
+    if (shape[i] > 1 && as > 0 && shape[i] - 1 > (INT64_MAX / 2) / as)
+      return lga_errorf(L, fn, "view reaches outside the buffer of %lld bytes", (long long)x->buf->nbytes);
+    size = shape[i] && size > INT64_MAX / shape[i] ? INT64_MAX : size * shape[i];
     if (shape[i] > 0) {
       if (strides[i] > 0) hi += (shape[i] - 1) * strides[i];
       else lo += (shape[i] - 1) * strides[i];
