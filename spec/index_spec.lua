@@ -72,7 +72,7 @@ for _, dev in ipairs(helper.devices()) do
       assert.are.same({ true, false }, b:totable())
     end)
 
-    pending("overlapping self-assignment gives NumPy's result", function()
+    it("overlapping self-assignment gives NumPy's result", function()
       local x = xp.arange(6)
       x[{ { 2, -1 } }] = x[{ { 1, -2 } }]
       assert.are.same({ 0, 0, 1, 2, 3, 4 }, x:totable())
