@@ -84,6 +84,8 @@ helper.each_device(function(xp)
       assert.are.same({ { 0, 2, 3 }, { 0, 0, 6 }, { 0, 0, 0 } }, T(ga.triu(x, 1)))
       assert.are.same({ { 1, 2, 3 }, { 4, 5, 6 }, { 0, 8, 9 } }, T(ga.triu(x, -1)))
       assert.are.same(M3, T(ga.tril(x, 5)))
+      assert.are.same(M3, T(ga.tril(x, math.maxinteger)))
+      assert.are.same(M3, T(ga.triu(x, math.mininteger)))
       assert.are.same({ { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 } }, T(ga.triu(x, 5)))
       local w = xp.array({ { 1, 2, 3, 4 }, { 5, 6, 7, 8 } })     -- rows fewer than columns
       assert.are.same({ { 1, 2, 0, 0 }, { 5, 6, 7, 0 } }, T(ga.tril(w, 1)))

@@ -132,6 +132,8 @@ static int tri(lua_State *L, const char *fname, int lower) {
   copy_into(L, fname, out, a);
   if (!out->size) return 1;
   int64_t R = shape[nd - 2], C = shape[nd - 1];
+  if (k > R + C) k = R + C;      /* beyond the array either way: keeps i + k from overflowing */
+  if (k < -(R + C)) k = -(R + C);
   ga_operand zero = {GA_ARG_INT, NULL, 0, 0};
   int by_rows = R <= C;
   for (int64_t i = 0, m = by_rows ? R : C; i < m; i++) {
