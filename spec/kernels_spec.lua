@@ -108,3 +108,34 @@ describe("disk cache", function()
     sh("rm -rf " .. dir .. " " .. dir2)
   end)
 end)
+
+-- Advanced indexing (src/ga_cuda_gather.c): gather, scatter and
+-- scatter-add for every dtype of x (the atomics differ per dtype), every
+-- integer dtype of the index arrays, 0-d to 3-d selections.
+describe("indexing kernels", function()
+  local INDEX = { "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64" }
+  for _, mode in ipairs { "gather", "scatter", "add" } do
+    it(mode .. " compiles for every dtype", function()
+      for _, dt in ipairs(core.dtypes) do
+        local ok, size = pcall(core.compile_gather, mode, dt, "int64", 2, 3, 90)
+        assert(ok, ("%s %s: %s"):format(mode, dt, tostring(size)))
+        assert.is_true(size > 0)
+      end
+    end)
+  end
+  it("compiles for every index dtype, 0 to 3 index arrays, 0-d to 3-d selections", function()
+    for _, it_dt in ipairs(INDEX) do
+      for n = 0, 3 do
+        local ok, size = pcall(core.compile_gather, "gather", "float32", it_dt, n, n, 90)
+        assert(ok, ("%s x%d: %s"):format(it_dt, n, tostring(size)))
+        assert.is_true(size > 0)
+      end
+    end
+  end)
+  it("checks bounds and uses CAS for 16-bit atomics in the source", function()
+    local src = core.gather_source("add", "float16", "uint64", 1, 1)
+    assert.matches("ga_flag(err, 0, t)", src, 1, true)
+    assert.matches("atomicCAS(w, assumed", src, 1, true)
+    assert.matches("0x7fffffffffffffffull", src, 1, true)
+  end)
+end)

@@ -234,6 +234,7 @@ for name, f in pairs(core.host) do host[name] = f; ga[name] = core[name] end
 for name, f in pairs(require "gpuarray.ufuncs") do ga[name] = f; host[name] = f end
 require "gpuarray.shape"   -- shape methods; ga.reshape ... come from core.host above
 for name, v in pairs(require "gpuarray.index") do ga[name] = v; host[name] = v end
+do local ix = require "gpuarray.indexing"; for k, v in pairs(ix) do ga[k] = v; host[k] = v end end
 do local j = require "gpuarray.join"; for k, f in pairs(j.ga) do ga[k], host[k] = f, j.host[k] end end
 ga.copy, host.copy = core.copy, core.host.copy   -- the creation function, not the COPY row
 
