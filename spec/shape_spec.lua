@@ -65,6 +65,7 @@ local CASES = {
   { "roll {1, 1} axes {1, 2}", function(x) return ga.roll(x, { 1, 1 }, { 1, 2 }) end,
     { { 5, 3, 4 }, { 2, 0, 1 } }, { 2, 3 } },
   { "roll {1, 2} axis 2 (shifts add up)", function(x) return ga.roll(x, { 1, 2 }, 2) end, M23, { 2, 3 } },
+  { "roll 1 over no axes ({})", function(x) return ga.roll(x, 1, {}) end, M23, { 2, 3 } },
   { "repeat 2", function(x) return ga["repeat"](x, 2) end, { 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5 }, { 12 } },
   { "repeat 2 axis 1", function(x) return x["repeat"](x, 2, 1) end,
     { { 0, 1, 2 }, { 0, 1, 2 }, { 3, 4, 5 }, { 3, 4, 5 } }, { 4, 3 } },

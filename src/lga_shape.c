@@ -390,7 +390,8 @@ static int l_roll(lua_State *L) {
     int ax[GA_MAXDIM], nax = get_axes(L, 3, a->ndim, fname, ax, false);
     if (nsh != nax && nsh != 1 && nax != 1)
       return lga_errorf(L, fname, "shift and axis must have the same number of entries (%d and %d)", nsh, nax);
-    int n = nsh > nax ? nsh : nax;
+    /* NumPy broadcasts shift against axis: an empty one means no shifts */
+    int n = nsh == 0 || nax == 0 ? 0 : nsh > nax ? nsh : nax;
     for (int k = 0; k < n; k++) shift[ax[nax == 1 ? 0 : k]] += sh[nsh == 1 ? 0 : k];
   }
   ga_array *out = new_like(L, src, src->ndim, src->shape, fname);
