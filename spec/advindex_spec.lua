@@ -155,6 +155,30 @@ helper.each_device(function(xp)
     end
   end)
 
+  describe("methods", function()
+    it("x:take, x:put, x:compress", function()
+      local x = xp.array(B)
+      same({ { 3, 0 }, { 7, 4 }, { 11, 8 } }, x:take({ 4, 1 }, 2))
+      same({ { 4, 5, 6, 7 } }, x:compress({ false, true }, 1))
+      x:put({ 1, 12 }, -1)
+      same({ -1, 1, -1 }, x:take({ 1, 2, 12 }))
+    end)
+  end)
+
+  if xp ~= ga.host then
+    describe("operands on other devices", function()
+      it("host index arrays and masks index a GPU array", function()
+        local x = xp.array(B)
+        same({ { 8, 9, 10, 11 } }, x[ga.host.array({ 3 })])
+        same({ 4, 5 }, x[{ 2, ga.host.array({ true, true, false, false }) }])
+        x[ga.host.array({ 1 })] = ga.host.array({ 1, 2, 3, 4 })
+        same({ 1, 2, 3, 4 }, x[1])
+        ga.add_at(x, ga.host.array({ 1, 1 }), 1)
+        same({ 3, 4, 5, 6 }, x[1])
+      end)
+    end)
+  end
+
   describe("take", function()
     it("flattened, along an axis, negative axis, every layout", function()
       for _, l in ipairs(layouts(xp, B, "int16")) do
@@ -263,6 +287,10 @@ helper.each_device(function(xp)
       helper.assert_error(function() ga.put(x, { -13 }, 1) end, "put: index -13 is out of bounds")
       helper.assert_error(function() ga.add_at(x, xp.array({ 4 }), 1) end, "add_at: index 4 is out of bounds")
       helper.assert_error(function() ga.compress({ 0, 0, 0, 1 }, x, 1) end, "compress: index 4 is out of bounds")
+    end)
+    it("an unsigned index above the int64 range", function()
+      local u = xp.array({ math.maxinteger }, "uint64") + 1
+      helper.assert_error(function() return x[u] end, "getitem: index out of bounds for axis 1 with size 3")
     end)
     if xp == ga.host then
       it("a bad index changes nothing on the host", function()

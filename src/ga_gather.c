@@ -20,14 +20,16 @@ int ga_adv_prepare(const ga_array *x, const ga_index_item *items, int n, const g
       ellipsis = k;
     } else if (it->kind == GA_IDX_ARRAY) {
       const ga_array *a = it->arr;
-      if (GA_DEVICE(a) != GA_DEVICE(x)) return ga_err(GA_EINTERNAL, "index array on another device");
-      if (a->dtype == GA_BOOL) {
+      if (a->dtype == GA_BOOL) {   /* a mask is read through coords, on x's device */
         if (a->ndim == 0) return ga_err(GA_EINVAL, "a 0-d boolean index is not supported");
-        if (!coords || !coords[k]) return ga_err(GA_EINTERNAL, "mask without coordinates");
+        if (!coords || !coords[k] || GA_DEVICE(coords[k]) != GA_DEVICE(x))
+          return ga_err(GA_EINTERNAL, "mask without coordinates on the array's device");
         consumed += a->ndim;
         narr += a->ndim;
       } else if (!GA_IS_INT(a->dtype)) {
         return ga_err(GA_EINVAL, "%s, got %s", DTYPE_HINT, ga_dtypes[a->dtype].name);
+      } else if (GA_DEVICE(a) != GA_DEVICE(x)) {
+        return ga_err(GA_EINTERNAL, "index array on another device");
       } else {
         consumed++;
         narr++;

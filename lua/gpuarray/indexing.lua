@@ -126,4 +126,34 @@ F.add_at = core.add_at
 -- -->                                             [ 0,  0]], dtype=int32)
 F.scatter_add = core.scatter_add
 
+local methods = core.ndarray_methods
+
+--- `x:take(indices, axis)`: the same as `ga.take(x, indices, axis)`.
+-- @function ndarray:take
+-- @param indices an integer array, a nested table of integers or an integer
+-- @tparam[opt] int axis 1-based; `nil` for the flattened array
+-- @treturn ndarray
+-- @usage
+-- print(ga.arange(10, 15):take({2, -1}))   --> array([11, 14])
+function methods.take(x, indices, axis) return core.take(x, indices, axis) end
+
+--- `x:put(indices, values)`: the same as `ga.put(x, indices, values)`.
+-- @function ndarray:put
+-- @param indices an integer array, a nested table of integers or an integer
+-- @param values a number, a nested table or an array
+-- @usage
+-- local x = ga.zeros(3)
+-- x:put({3}, 1)
+-- print(x)                              --> array([0., 0., 1.])
+function methods.put(x, indices, values) core.put(x, indices, values) end
+
+--- `x:compress(condition, axis)`: the same as `ga.compress(condition, x, axis)`.
+-- @function ndarray:compress
+-- @param condition a 1-D array or table of booleans
+-- @tparam[opt] int axis 1-based; `nil` for the flattened array
+-- @treturn ndarray
+-- @usage
+-- print(ga.arange(4):compress({true, false, true}))   --> array([0, 2])
+function methods.compress(x, condition, axis) return core.compress(condition, x, axis) end
+
 return F
