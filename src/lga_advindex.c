@@ -36,6 +36,7 @@ static ga_array *push_coords(lua_State *L, lga_state *S, int mi, int device, con
  * copied first (x is about to be written). */
 static ga_adv *prepare(lua_State *L, lga_state *S, int xi, int key, int copy_idx, const char *fname) {
   ga_array *x = lga_check(L, xi, fname);
+  lga_check_current(L, S, x, fname);   /* kernels run on the current device (CuPy) */
   key = lua_absindex(L, key);
   ga_adv *adv = lua_newuserdatauv(L, sizeof *adv, 0);
   ga_index_item items[2 * GA_MAXDIM];
@@ -145,6 +146,7 @@ static ga_array *push_flat(lua_State *L, lga_state *S, int ai, const char *fname
  * axi (nil: the flattened x). */
 static int take_impl(lua_State *L, lga_state *S, int xi, int ii, int axi, const char *fname) {
   ga_array *x = lga_check(L, xi, fname);
+  lga_check_current(L, S, x, fname);
   ga_array *idx = lga_toarray(L, ii);
   const ga_array *src = x;
   ga_index_item items[GA_MAXDIM + 1];
@@ -208,6 +210,7 @@ static int l_put(lua_State *L) {
   const char *fn = "put";
   ga_array *x = lga_check(L, 1, fn);
   if (lua_gettop(L) < 3) return lga_errorf(L, fn, "expects an array, indices and values");
+  lga_check_current(L, S, x, fn);
   lua_settop(L, 3);
   void *stream = lga_stream(S, GA_DEVICE(x));
   index_arg(L, S, x, 2, 1, fn);                 /* 4 */
