@@ -117,9 +117,11 @@ describe("indexing kernels", function()
   for _, mode in ipairs { "gather", "scatter", "add" } do
     it(mode .. " compiles for every dtype", function()
       for _, dt in ipairs(core.dtypes) do
-        local ok, size = pcall(core.compile_gather, mode, dt, "int64", 2, 3, 90)
-        assert(ok, ("%s %s: %s"):format(mode, dt, tostring(size)))
-        assert.is_true(size > 0)
+        for _, wide in ipairs { false, true } do   -- 32- and 64-bit offsets
+          local ok, size = pcall(core.compile_gather, mode, dt, "int64", 2, 3, 90, wide)
+          assert(ok, ("%s %s: %s"):format(mode, dt, tostring(size)))
+          assert.is_true(size > 0)
+        end
       end
     end)
   end
@@ -137,5 +139,7 @@ describe("indexing kernels", function()
     assert.matches("ga_flag(err, 0, t)", src, 1, true)
     assert.matches("atomicCAS(w, assumed", src, 1, true)
     assert.matches("0x7fffffffffffffffull", src, 1, true)
+    assert.matches("ga_gather(int n,", src, 1, true)
+    assert.matches("ga_gather(long long n,", core.gather_source("gather", "int8", "int8", 1, 1, nil, true), 1, true)
   end)
 end)

@@ -276,7 +276,7 @@ static void fake_call(lua_State *L, const char *fn, ga_adv *adv, ga_gather_call 
   for (int j = 0; j < ni; j++) {
     adv->idx[j].data = (const char *)(uintptr_t)4096;
     adv->idx[j].dtype = it;
-    adv->idx[j].n = 5;
+    adv->idx[j].n = lua_toboolean(L, 7) ? (int64_t)1 << 33 : 5;   /* wide: 64-bit offsets */
     adv->idx[j].stride = 8 * GA_ITEMSIZE(dt);
     if (nd) adv->idx[j].strides[0] = GA_ITEMSIZE(it);
   }
@@ -286,9 +286,10 @@ static void fake_call(lua_State *L, const char *fn, ga_adv *adv, ga_gather_call 
   c->x = c->v = (char *)(uintptr_t)8192;
 }
 
-/* core.gather_source(mode, dtype, index_dtype, nindex, ndim) -> source */
+/* core.gather_source(mode, dtype, index_dtype, nindex, ndim, nil, wide) -> source
+ * (wide: an axis long enough for 64-bit offsets) */
 static int l_gather_source(lua_State *L) {
-  lua_settop(L, 5);
+  lua_settop(L, 7);
   ga_adv *adv = lua_newuserdatauv(L, sizeof *adv, 0);
   ga_gather_call c;
   fake_call(L, "gather_source", adv, &c);
@@ -299,9 +300,9 @@ static int l_gather_source(lua_State *L) {
   return 1;
 }
 
-/* core.compile_gather(mode, dtype, index_dtype, nindex, ndim, arch) -> bytes */
+/* core.compile_gather(mode, dtype, index_dtype, nindex, ndim, arch, wide) -> bytes */
 static int l_compile_gather(lua_State *L) {
-  lua_settop(L, 6);
+  lua_settop(L, 7);
   ga_adv *adv = lua_newuserdatauv(L, sizeof *adv, 0);
   ga_gather_call c;
   fake_call(L, "compile_gather", adv, &c);
