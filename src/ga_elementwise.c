@@ -70,7 +70,8 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
     if (ins[k].kind == GA_ARG_INT && GA_IS_INT(eff[k]) && !ga_int_fits(eff[k], ins[k].i) &&
         op->sig == GA_SIG_CMP)
       eff[k] = GA_INT64;
-    else if (ins[k].kind == GA_ARG_INT && GA_IS_INT(eff[k]) && !ga_int_fits(eff[k], ins[k].i))
+    else if (ins[k].kind == GA_ARG_INT && GA_IS_INT(eff[k]) && !ga_int_fits(eff[k], ins[k].i) &&
+             !ga_op_in_fixed(op, k))   /* a fixed slot checks against its own dtype below */
       return ga_err(GA_EINVAL, "Lua integer %lld out of bounds for %s", (long long)ins[k].i,
                     ga_dtypes[eff[k]].name);
   }

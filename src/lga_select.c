@@ -117,8 +117,9 @@ static int l_diagflat(lua_State *L) {
 
 /* tril (lower = 1) / triu: a copy of x with the elements above (below)
  * diagonal k zeroed, over the last two axes; 1-D x is broadcast to (n, n)
- * as NumPy does.  The zeroing is one ga_fill per row or per column
- * (whichever is fewer), each through a strided view. */
+ * as NumPy does.  One pass of the _tril/_triu op row (x broadcast up to
+ * out's shape); for axes of 2^31 or more, which the row's packed counts
+ * cannot hold, a copy then one ga_fill per row or column. */
 static int tri(lua_State *L, const char *fname, int lower) {
   ga_array *a = array_arg(L, 1, fname);
   int64_t k = opt_int(L, 2, fname, "k", 0);
@@ -129,11 +130,20 @@ static int tri(lua_State *L, const char *fname, int lower) {
   if (a->ndim == 1) shape[0] = shape[1] = a->shape[0];
   else memcpy(shape, a->shape, nd * sizeof(int64_t));
   ga_array *out = lga_new_array(L, S, fname, GA_DEVICE(a), a->dtype, nd, shape);
-  copy_into(L, fname, out, a);
   if (!out->size) return 1;
   int64_t R = shape[nd - 2], C = shape[nd - 1];
   if (k > R + C) k = R + C;      /* beyond the array either way: keeps i + k from overflowing */
   if (k < -(R + C)) k = -(R + C);
+  if (R < ((int64_t)1 << 31) && C < ((int64_t)1 << 31)) {
+    ga_operand ins[3] = {{GA_ARG_ARRAY, a, 0, 0}, {GA_ARG_INT, NULL, C | (R << 32), 0}, {GA_ARG_INT, NULL, k, 0}};
+    ga_ew_plan plan;
+    if (ga_ew_prepare(&ga_ops[lower ? GA_OP_TRIL : GA_OP_TRIU], ins, -1, GA_CAST_SAME_KIND, &plan) ||
+        ga_ew_check_out(&plan, 0, out, GA_CAST_SAME_KIND) ||
+        ga_ew_run(&plan, ins, &out, lga_stream(S, GA_DEVICE(out))))
+      return lga_fail(L, fname);
+    return 1;
+  }
+  copy_into(L, fname, out, a);
   ga_operand zero = {GA_ARG_INT, NULL, 0, 0};
   int by_rows = R <= C;
   for (int64_t i = 0, m = by_rows ? R : C; i < m; i++) {
