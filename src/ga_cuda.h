@@ -47,6 +47,9 @@ int ga_cuda_memcpy(int dst_dev, void *dst, int src_dev, const void *src, size_t 
  * malloc'ed.  Used by the kernel engine and by the CI's compile-only check. */
 int ga_cuda_compile(const char *source, const char *name, int arch, char **image,
                     size_t *size, int *is_ptx);
+/* The same with extra NVRTC options (part of the cache key). */
+int ga_cuda_compile_opts(const char *source, const char *name, int arch, const char *const *extra,
+                         int nextra, char **image, size_t *size, int *is_ptx);
 /* The source of the kernel for an elementwise call (for tests, printing). */
 char *ga_cuda_ew_source(const ga_ew_call *c);
 

@@ -91,17 +91,37 @@ static void find_driver_entry_points(void) {
   cudaGetLastError();
 }
 
-int ga_cuda_launch_now(void *kernel, unsigned grid, unsigned block, unsigned smem, void *stream, void **args) {
+int ga_cuda_launch_now3(void *kernel, const unsigned grid[3], const unsigned block[3], unsigned smem,
+                        void *stream, void **args) {
   if (drv_launch) {
-    CUresult r = drv_launch((CUfunction)kernel, grid, 1, 1, block, 1, 1, smem, (CUstream)stream, args, NULL);
+    CUresult r = drv_launch((CUfunction)kernel, grid[0], grid[1], grid[2], block[0], block[1], block[2], smem,
+                            (CUstream)stream, args, NULL);
     if (r == CUDA_SUCCESS) return GA_OK;
     const char *msg = NULL;
     if (!drv_error_string || drv_error_string(r, &msg) != CUDA_SUCCESS || !msg) msg = "unknown error";
     return ga_err(GA_ECUDA, "CUDA error in cuLaunchKernel: %s (%d)", msg, (int)r);
   }
-  cudaError_t e = cudaLaunchKernel((const void *)kernel, (dim3){grid, 1, 1}, (dim3){block, 1, 1}, args, smem,
-                                   (cudaStream_t)stream);
+  cudaError_t e = cudaLaunchKernel((const void *)kernel, (dim3){grid[0], grid[1], grid[2]},
+                                   (dim3){block[0], block[1], block[2]}, args, smem, (cudaStream_t)stream);
   return e == cudaSuccess ? GA_OK : ga_cuda_error(e, "cudaLaunchKernel");
+}
+
+int ga_cuda_launch_now(void *kernel, unsigned grid, unsigned block, unsigned smem, void *stream, void **args) {
+  const unsigned g[3] = {grid, 1, 1}, b[3] = {block, 1, 1};
+  return ga_cuda_launch_now3(kernel, g, b, smem, stream, args);
+}
+
+int ga_cuda_kernel_function(void *cuda_kernel, void **kernel) {
+  pthread_once(&drv_once, find_driver_entry_points);
+  if (!drv_kernel_get_function) {   /* no driver entry points: the runtime launches */
+    *kernel = cuda_kernel;
+    return GA_OK;
+  }
+  CUfunction fn;
+  CUresult r = drv_kernel_get_function(&fn, (CUkernel)cuda_kernel);
+  if (r != CUDA_SUCCESS) return ga_err(GA_ECUDA, "CUDA error in cuKernelGetFunction (%d)", (int)r);
+  *kernel = fn;
+  return GA_OK;
 }
 
 static int load(int dev, const char *name, ga_kgen_fn gen, const void *ud, void **kernel) {
@@ -124,16 +144,7 @@ static int load(int dev, const char *name, ga_kgen_fn gen, const void *ud, void 
     return ga_cuda_error(e, "cudaLibraryGetKernel");
   }
   /* the library stays loaded for the process's life */
-  pthread_once(&drv_once, find_driver_entry_points);
-  if (!drv_kernel_get_function) {   /* no driver entry points: the runtime launches */
-    *kernel = (void *)k;
-    return GA_OK;
-  }
-  CUfunction fn;
-  CUresult r = drv_kernel_get_function(&fn, (CUkernel)k);
-  if (r != CUDA_SUCCESS) return ga_err(GA_ECUDA, "CUDA error in cuKernelGetFunction (%d)", (int)r);
-  *kernel = fn;
-  return GA_OK;
+  return ga_cuda_kernel_function((void *)k, kernel);
 }
 
 int ga_cuda_kernel_get(int dev, const ga_kkey *key, const char *name, ga_kgen_fn gen,

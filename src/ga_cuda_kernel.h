@@ -14,6 +14,12 @@ int ga_cuda_kernel_get(int dev, const ga_kkey *key, const char *name, ga_kgen_fn
 /* Launch a kernel from ga_cuda_kernel_get now: a 1-d grid of 1-d blocks.
  * (Kernels normally go through ga_cuda_enqueue, ga_cuda_queue.h.) */
 int ga_cuda_launch_now(void *kernel, unsigned grid, unsigned block, unsigned smem, void *stream, void **args);
+/* The same with 3-d grid and block (RawKernel). */
+int ga_cuda_launch_now3(void *kernel, const unsigned grid[3], const unsigned block[3], unsigned smem,
+                        void *stream, void **args);
+/* A cudaKernel_t from a loaded library -> what the launches take (a
+ * CUfunction of the current context when the driver entry points exist). */
+int ga_cuda_kernel_function(void *cuda_kernel, void **kernel);
 /* Compute capability as an integer (90 for sm_90). */
 int ga_cuda_arch(int dev);
 

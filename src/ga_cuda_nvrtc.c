@@ -46,18 +46,36 @@ static int pick_arch(int arch, int *is_ptx) {
 }
 
 int ga_cuda_compile(const char *source, const char *name, int arch, char **image, size_t *size, int *is_ptx) {
+  return ga_cuda_compile_opts(source, name, arch, NULL, 0, image, size, is_ptx);
+}
+
+#define MAX_OPTS 64
+
+int ga_cuda_compile_opts(const char *source, const char *name, int arch, const char *const *extra, int nextra,
+                         char **image, size_t *size, int *is_ptx) {
   int use = pick_arch(arch, is_ptx);
   char archopt[64];
   snprintf(archopt, sizeof archopt, "--gpu-architecture=%s_%d", *is_ptx ? "compute" : "sm", use);
-  const char *opts[] = {archopt, "--std=c++17", "-default-device"};
-  int nopts = sizeof opts / sizeof opts[0];
+  if (nextra < 0 || nextra > MAX_OPTS - 3) return ga_err(GA_EINVAL, "too many NVRTC options (at most %d)", MAX_OPTS - 3);
+  /* a user's own -std replaces the default one (NVRTC refuses two) */
+  int own_std = 0;
+  for (int i = 0; i < nextra; i++)
+    own_std |= !strncmp(extra[i], "-std", 4) || !strncmp(extra[i], "--std", 5);
+  const char *opts[MAX_OPTS] = {archopt, own_std ? "-default-device" : "--std=c++17", "-default-device"};
+  int nopts = own_std ? 2 : 3;
+  for (int i = 0; i < nextra; i++) opts[nopts++] = extra[i];
 
   int maj = 0, min = 0;
   nvrtcVersion(&maj, &min);
   char pre[256];
-  int np = snprintf(pre, sizeof pre, "%s|nvrtc %d.%d|%s|%s|%s|%s|", GA_LIB_VERSION, maj, min, opts[0], opts[1], opts[2], name);
-  uint64_t h1 = ga_hash64(source, strlen(source), ga_hash64(pre, np, GA_HASH_SEED));
-  uint64_t h2 = ga_hash64(source, strlen(source), ga_hash64(pre, np, 0x9e3779b97f4a7c15ULL));
+  int np = snprintf(pre, sizeof pre, "%s|nvrtc %d.%d|%s|%s|", GA_LIB_VERSION, maj, min, name, archopt);
+  uint64_t h1 = ga_hash64(pre, np, GA_HASH_SEED), h2 = ga_hash64(pre, np, 0x9e3779b97f4a7c15ULL);
+  for (int i = 1; i < nopts; i++) {   /* each option with its terminating NUL, so splits differ */
+    h1 = ga_hash64(opts[i], strlen(opts[i]) + 1, h1);
+    h2 = ga_hash64(opts[i], strlen(opts[i]) + 1, h2);
+  }
+  h1 = ga_hash64(source, strlen(source), h1);
+  h2 = ga_hash64(source, strlen(source), h2);
   char key[40];
   snprintf(key, sizeof key, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
   uint32_t flags;

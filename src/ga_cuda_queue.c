@@ -19,7 +19,7 @@
 
 typedef struct entry {
   void *func;
-  unsigned grid, block, smem;
+  unsigned grid[3], block[3], smem;
   int nparams;
   size_t off[MAX_PARAMS];
 } entry;
@@ -75,7 +75,7 @@ static void init(void) {
 static int launch_all(const queue *q, void *params[][MAX_PARAMS], void *stream) {
   for (int i = 0; i < q->n; i++) {
     const entry *e = &q->e[i];
-    int rc = ga_cuda_launch_now(e->func, e->grid, e->block, e->smem, stream, params[i]);
+    int rc = ga_cuda_launch_now3(e->func, e->grid, e->block, e->smem, stream, params[i]);
     if (rc) return rc;
   }
   return GA_OK;
@@ -85,8 +85,9 @@ static uint64_t signature(const queue *q) {
   uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)q->n;
   for (int i = 0; i < q->n; i++) {
     const entry *e = &q->e[i];
-    uint64_t v[4] = {(uint64_t)(uintptr_t)e->func, e->block, e->smem, (uint64_t)e->nparams};
-    for (int k = 0; k < 4; k++) { h ^= v[k]; h *= 0x100000001b3ULL; h ^= h >> 29; }
+    uint64_t v[6] = {(uint64_t)(uintptr_t)e->func, e->block[0], e->block[1], e->block[2], e->smem,
+                     (uint64_t)e->nparams};
+    for (int k = 0; k < 6; k++) { h ^= v[k]; h *= 0x100000001b3ULL; h ^= h >> 29; }
   }
   return h;
 }
@@ -147,7 +148,8 @@ static int flush_queue(devq *d, queue *q) {
     if (g) {
       for (int i = 0; i < q->n && !rc; i++) {
         const entry *e = &q->e[i];
-        CUDA_KERNEL_NODE_PARAMS p = {(CUfunction)e->func, e->grid, 1, 1, e->block, 1, 1, e->smem,
+        CUDA_KERNEL_NODE_PARAMS p = {(CUfunction)e->func, e->grid[0], e->grid[1], e->grid[2], e->block[0],
+                                     e->block[1], e->block[2], e->smem,
                                      params[i], NULL, NULL, NULL};
         CUresult r = set_params((CUgraphExec)g->exec, (CUgraphNode)g->nodes[i], &p);
         if (r != CUDA_SUCCESS) rc = ga_err(GA_ECUDA, "CUDA error in cuGraphExecKernelNodeSetParams (%d)", (int)r);
@@ -197,10 +199,10 @@ int ga_cuda_flush(int dev) {
   return rc;
 }
 
-int ga_cuda_enqueue(int dev, void *stream, void *func, unsigned grid, unsigned block, unsigned smem,
-                    int nparams, void *const *params, const size_t *sizes) {
+int ga_cuda_enqueue3(int dev, void *stream, void *func, const unsigned grid[3], const unsigned block[3],
+                     unsigned smem, int nparams, void *const *params, const size_t *sizes) {
   pthread_once(&once, init);
-  if (!enabled) return ga_cuda_launch_now(func, grid, block, smem, stream, (void **)params);
+  if (!enabled) return ga_cuda_launch_now3(func, grid, block, smem, stream, (void **)params);
   devq *d = &devs[dev];
   pthread_mutex_lock(&d->lock);
   if (!d->q) d->q = calloc(1, sizeof *d->q);
@@ -211,7 +213,7 @@ int ga_cuda_enqueue(int dev, void *stream, void *func, unsigned grid, unsigned b
   if (!q || nparams > MAX_PARAMS || need > ARENA) {
     /* no room for bookkeeping: keep the order and launch directly */
     rc = flush_dev(d);
-    if (!rc) rc = ga_cuda_launch_now(func, grid, block, smem, stream, (void **)params);
+    if (!rc) rc = ga_cuda_launch_now3(func, grid, block, smem, stream, (void **)params);
     pthread_mutex_unlock(&d->lock);
     return rc;
   }
@@ -219,8 +221,8 @@ int ga_cuda_enqueue(int dev, void *stream, void *func, unsigned grid, unsigned b
   q->stream = stream;
   entry *e = &q->e[q->n];
   e->func = func;
-  e->grid = grid;
-  e->block = block;
+  memcpy(e->grid, grid, sizeof e->grid);
+  memcpy(e->block, block, sizeof e->block);
   e->smem = smem;
   e->nparams = nparams;
   for (int k = 0; k < nparams; k++) {
@@ -232,4 +234,10 @@ int ga_cuda_enqueue(int dev, void *stream, void *func, unsigned grid, unsigned b
   __atomic_add_fetch(&d->pending, 1, __ATOMIC_RELAXED);
   pthread_mutex_unlock(&d->lock);
   return rc;
+}
+
+int ga_cuda_enqueue(int dev, void *stream, void *func, unsigned grid, unsigned block, unsigned smem,
+                    int nparams, void *const *params, const size_t *sizes) {
+  const unsigned g[3] = {grid, 1, 1}, b[3] = {block, 1, 1};
+  return ga_cuda_enqueue3(dev, stream, func, g, b, smem, nparams, params, sizes);
 }

@@ -17,6 +17,9 @@
  * parameters whose values are copied from params[i] (sizes[i] bytes). */
 int ga_cuda_enqueue(int dev, void *stream, void *func, unsigned grid, unsigned block, unsigned smem,
                     int nparams, void *const *params, const size_t *sizes);
+/* The same with 3-d grid and block (RawKernel). */
+int ga_cuda_enqueue3(int dev, void *stream, void *func, const unsigned grid[3], const unsigned block[3],
+                     unsigned smem, int nparams, void *const *params, const size_t *sizes);
 /* ga_cuda_flush(dev) is declared in ga_cuda.h. */
 
 #endif
