@@ -62,6 +62,7 @@ local ROWS = {
   left_shift = { 0 }, right_shift = { 0 },
   _arange = { 0, novalues = true },  -- arange/linspace's body: see "semantics"
   _tril = { 0, novalues = true }, _triu = { 0, novalues = true },  -- tril/triu's body: select_spec.lua
+  _where = { 0, novalues = true },  -- where's body: where_spec.lua
 }
 -- GPU vs host: CUDA's libdevice differs from glibc by a few ULP more
 local GPU_EXTRA_ULP = 4

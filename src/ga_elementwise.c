@@ -91,8 +91,9 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
       if (ins[k].kind != GA_ARG_ARRAY && ga_op_in_fixed(op, k))
         /* a Lua number in a fixed-dtype slot (ldexp's exponent) is judged
          * by its own kind, not by the arrays' promoted dtype */
-        ok = ins[k].kind != GA_ARG_FLOAT ? (GA_IS_INT(lt) ? ga_int_fits(lt, ins[k].i) : lt != GA_BOOL)
-                                       : GA_IS_FLOAT(lt) || GA_IS_COMPLEX(lt);
+        ok = lt == GA_BOOL ? ins[k].kind == GA_ARG_BOOL
+             : ins[k].kind != GA_ARG_FLOAT ? (GA_IS_INT(lt) ? ga_int_fits(lt, ins[k].i) : true)
+                                           : GA_IS_FLOAT(lt) || GA_IS_COMPLEX(lt);
       else
         ok = ga_can_cast(eff[k], lt, rule);
     }

@@ -27,8 +27,11 @@ static int he_check(const ga_ew_call *c, ga_host_loop_fn *loop) {
     return ga_err(GA_EINTERNAL, "%s: bad argument count %d+%d", op->name, c->nin, c->nout);
   if (c->ndim < 1 || c->ndim > GA_MAXDIM)
     return ga_err(GA_EINTERNAL, "%s: bad ndim %d", op->name, c->ndim);
-  /* The host loops are indexed by T, the first input's loop type. */
-  int t = c->loop_types[0];
+  /* The host loops are indexed by T (ga_ops.def). */
+  /* T is the loop type of the first input whose dtype follows the loop */
+  int t0 = 0;
+  while (t0 < c->nin - 1 && ga_op_in_fixed(op, t0)) t0++;
+  int t = c->loop_types[t0];
   bool mixed = op->sig == GA_SIG_CMP && c->nin == 2 && c->loop_types[1] != t;
   if (t < 0 || t >= GA_NDTYPES || !(*loop = mixed ? ga_host_loop_mixed(op, t) : ga_host_loop(op, t)))
     return ga_err(GA_ETYPE, "%s: no host loop for %s", op->name,

@@ -179,6 +179,7 @@ static const ga_host_loop_fn hl_table[GA_NOPS][GA_NDTYPES] = {
 #define HL_MIXED_TI(...)
 #define HL_MIXED_FREXP(...)
 #define HL_MIXED_TII(...)
+#define HL_MIXED_WHERE(...)
 #define HL_MIXED_CMP(OP, nin, nout, ...)                                      \
   HL_FN(hl_##OP##_MIXQ, nin, nout, MIXQ, INT64, __VA_ARGS__)                  \
   HL_FN(hl_##OP##_MIXQR, nin, nout, MIXQR, UINT64, __VA_ARGS__)
@@ -193,6 +194,7 @@ static const ga_host_loop_fn hl_table[GA_NOPS][GA_NDTYPES] = {
 #define HL_MIXENT_TI(OP)
 #define HL_MIXENT_FREXP(OP)
 #define HL_MIXENT_TII(OP)
+#define HL_MIXENT_WHERE(OP)
 #define HL_MIXENT_CMP(OP) [GA_OP_##OP] = {hl_##OP##_MIXQ, hl_##OP##_MIXQR},
 static const ga_host_loop_fn hl_mixed[GA_NOPS][2] = {
 #define GA_OP(OP, name, nin, nout, tset, sig, flags, ...) HL_MIXENT_##sig(OP)

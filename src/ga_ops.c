@@ -21,7 +21,7 @@ static int real_of(int t) {
 }
 
 int ga_op_arg_dtype(const ga_op *op, int T, int k) {
-  if (k < op->nin) return ga_op_in_fixed(op, k) ? GA_INT64 : T;
+  if (k < op->nin) return !ga_op_in_fixed(op, k) ? T : op->sig == GA_SIG_WHERE ? GA_BOOL : GA_INT64;
   k -= op->nin;
   switch (op->sig) {
   case GA_SIG_BOOL: case GA_SIG_CMP: return GA_BOOL;
@@ -33,5 +33,6 @@ int ga_op_arg_dtype(const ga_op *op, int T, int k) {
 }
 
 bool ga_op_in_fixed(const ga_op *op, int k) {
-  return (op->sig == GA_SIG_TI && k == 1) || (op->sig == GA_SIG_TII && k >= 1);
+  return (op->sig == GA_SIG_TI && k == 1) || (op->sig == GA_SIG_TII && k >= 1) ||
+         (op->sig == GA_SIG_WHERE && k == 0);
 }

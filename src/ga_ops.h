@@ -31,9 +31,10 @@
  *   TI: in0 T, in1 int64, outputs T   FREXP: in0 T, out0 T, out1 int32
  *   CMP: a comparison, as BOOL, plus NumPy's exact int64/uint64 loops (qQ,
  *   Qq), and a Lua integer out of the array's range still compares.
- *   TII: in0 T, in1 and in2 int64, outputs T */
+ *   TII: in0 T, in1 and in2 int64, outputs T
+ *   WHERE: in0 bool, in1 and in2 T, outputs T */
 enum { GA_SIG_SAME, GA_SIG_BOOL, GA_SIG_FLOATY, GA_SIG_REAL, GA_SIG_TI, GA_SIG_FREXP, GA_SIG_CMP,
-       GA_SIG_TII };
+       GA_SIG_TII, GA_SIG_WHERE };
 
 /* The same rules for the host loop generator, as dtype ID tokens:
  * GA_SIGIN_<SIG>(k, T) / GA_SIGOUT_<SIG>(k, T) name the dtype of input k /
@@ -52,6 +53,11 @@ enum { GA_SIG_SAME, GA_SIG_BOOL, GA_SIG_FLOATY, GA_SIG_REAL, GA_SIG_TI, GA_SIG_F
 #define GA_SIGIN_TII_1(T) INT64
 #define GA_SIGIN_TII_2(T) INT64
 #define GA_SIGOUT_TII(k, T) T
+#define GA_SIGIN_WHERE(k, T) GA_SIGIN_WHERE_##k(T)
+#define GA_SIGIN_WHERE_0(T) BOOL
+#define GA_SIGIN_WHERE_1(T) T
+#define GA_SIGIN_WHERE_2(T) T
+#define GA_SIGOUT_WHERE(k, T) T
 #define GA_SIGOUT_CMP(k, T) BOOL
 /* the mixed comparison loops: MIXQ = (int64, uint64), MIXQR = (uint64, int64) */
 #define GA_SIGIN_MIXQ(k, T) GA_SIGIN_MIXQ_##k

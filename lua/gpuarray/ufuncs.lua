@@ -282,6 +282,30 @@ F.abs = U.absolute
 -- @treturn ndarray a new array, or `opts.out`
 -- @usage print(ga.heaviside(ga.array({-1.5, 0, 2}), 0.5))   --> array([0. , 0.5, 1. ])
 
+--- Choose element-wise: `x` where `cond` is true, else `y` (NumPy's
+-- three-argument `where`).  `cond`, `x` and `y` broadcast together; the
+-- result's dtype is that of `x` and `y` promoted (Lua numbers are weak, as
+-- in every ufunc).  `cond` may have any dtype (non-zero is true) or be a
+-- Lua boolean or number.
+-- @function ga.where
+-- @param cond an array, a Lua boolean or a Lua number
+-- @param x an array or a Lua number
+-- @param y an array or a Lua number
+-- @tparam[opt] table opts `{out=, dtype=, casting=}`
+-- @treturn ndarray a new array, or `opts.out`
+-- @usage
+-- local a = ga.arange(5)
+-- print(ga.where(a:gt(2), a, -1))                     --> array([-1, -1, -1,  3,  4])
+-- print(ga.where(ga.array({1, 0}), 1.5, ga.arange(2)))   --> array([1.5, 1. ])
+function F.where(cond, x, y, opts)
+  if x == nil or y == nil then
+    error("where: takes cond, x and y (the one-argument form, NumPy's nonzero, is not available yet)", 2)
+  end
+  if type(cond) == "number" then cond = cond ~= 0
+  elseif is_array(cond) and cond.dtype ~= "bool" then cond = cond:astype("bool") end
+  return call("where", U._where, cond, x, y, opts)
+end
+
 --- Limit the values to `[lo, hi]`: `minimum(maximum(a, lo), hi)`.  Either
 -- bound may be `nil` for none (not both, as in NumPy); the bounds
 -- broadcast and promote like the operands of any ufunc.
