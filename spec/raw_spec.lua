@@ -119,7 +119,7 @@ describe("ga.RawKernel launches", function()
   it("runs saxpy against host math", function()
     local k = ga.RawKernel(SAXPY, "saxpy")
     local n = 1000
-    local x = ga.random.rand and ga.asarray(ga.host.arange(n, "float32") / 7) or ga.arange(n, "float32")
+    local x = ga.arange(n, "float32") / 7
     local y = ga.ones(n, "float32")
     local hx, hy = ga.asnumpy(x), ga.asnumpy(y)
     k(math.ceil(n / 128), 128, { ga.scalar(2.5, "float32"), x, y, n })
@@ -191,7 +191,10 @@ extern "C" __global__ void setv(float *y, float v, long long n) {
       k(n // 256, 256, { y, ga.scalar(v, "float32"), n })
       y = y + 1
     end
-    assert.are.equal(41 * n, ga.asnumpy(y):sum():item())
+    local t = y:get():totable()
+    for i = 1, n do
+      if t[i] ~= 41 then assert.are.equal(41, t[i], "element " .. i) end
+    end
   end)
 
   it("shares a module between functions", function()
@@ -209,7 +212,8 @@ extern "C" __global__ void scale(float *y, float a) { y[threadIdx.x] *= SCALE * 
     local k = ga.RawKernel(SAXPY, "saxpy")
     local x, y = ga.ones(4, "float32"), ga.ones(4, "float32")
     local args = { ga.scalar(1, "float32"), x, y, 4 }
-    helper.assert_error(function() k(1, 4096, args) end, "RawKernel 'saxpy'", "too large")
+    helper.assert_error(function() k(1, 4096, args) end, "RawKernel 'saxpy'",
+      "block x dimension 4096 exceeds the device's maximum")
     helper.assert_error(function() k(1, { 32, 32, 2 }, args) end, "RawKernel 'saxpy'", "too large")
     helper.assert_error(function() k(1, { 1, 1, 128 }, args) end, "block z dimension")
     helper.assert_error(function() k(1, 4, args, { shared_mem = 1 << 30 }) end, "shared_mem")
