@@ -55,6 +55,15 @@ void ga_array_view(ga_array *v, const ga_array *a) {
   ga_buffer_incref(v->buf);
 }
 
+void ga_array_set_geometry(ga_array *v, int ndim, const int64_t *shape, const int64_t *strides) {
+  int64_t size = 1;
+  for (int i = 0; i < ndim; i++) size *= shape[i];
+  memmove(v->shape, shape, sizeof(int64_t) * ndim);     /* memmove: may be v's own */
+  memmove(v->strides, strides, sizeof(int64_t) * ndim);
+  v->ndim = ndim;
+  v->size = size;
+}
+
 void ga_array_release(ga_array *a) {
   if (a->buf) {
     ga_buffer *b = a->buf;

@@ -76,13 +76,8 @@ int ga_index_basic(const ga_array *a, const ga_index_item *items, int n, ga_arra
       ax++;
     }
   }
-  v->ndim = nd;
   v->offset = offset;
-  v->size = 1;
-  for (int d = 0; d < nd; d++) {
-    v->shape[d] = shape[d], v->strides[d] = strides[d];
-    v->size *= shape[d];
-  }
+  ga_array_set_geometry(v, nd, shape, strides);
   return GA_OK;
 toomany:
   return ga_err(GA_EINVAL, "the result would have more than %d dimensions", GA_MAXDIM);

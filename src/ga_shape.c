@@ -158,11 +158,6 @@ int ga_broadcast_to(ga_array *v, int ndim, const int64_t *shape) {
   }
   int64_t st[GA_MAXDIM];
   ga_broadcast_strides(v, ndim, shape, st);
-  v->ndim = ndim;
-  memcpy(v->shape, shape, sizeof(int64_t) * ndim);
-  memcpy(v->strides, st, sizeof(int64_t) * ndim);
-  int64_t size = 1;
-  for (int i = 0; i < ndim; i++) size *= shape[i];
-  v->size = size;
+  ga_array_set_geometry(v, ndim, shape, st);
   return GA_OK;
 }

@@ -29,6 +29,31 @@ int lga_fail(lua_State *L, const char *fname) {
   return lua_error(L);
 }
 
+int lga_fail_compile(lua_State *L, const char *fname, const char *source) {
+  const char *msg = ga_errmsg(), *cut;
+  if (!source || ga_errcode() != GA_ENVRTC || !(cut = strstr(msg, "\nsource:\n"))) return lga_fail(L, fname);
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  luaL_where(L, 1);
+  luaL_addvalue(&b);
+  luaL_addstring(&b, fname);
+  luaL_addstring(&b, ": ");
+  luaL_addlstring(&b, msg, (size_t)(cut - msg) + 9);   /* the message up to "source:\n" */
+  int line = 1;
+  for (const char *p = source; *p;) {
+    const char *nl = strchr(p, '\n');
+    size_t len = nl ? (size_t)(nl - p) : strlen(p);
+    char num[32];
+    snprintf(num, sizeof num, "%4d | ", line++);
+    luaL_addstring(&b, num);
+    luaL_addlstring(&b, p, len);
+    luaL_addchar(&b, '\n');
+    p += len + (nl != NULL);
+  }
+  luaL_pushresult(&b);
+  return lua_error(L);
+}
+
 /* The metatable is also stored under this address key: a rawgetp is
  * cheaper than luaL_testudata's lookup by name, on every operand. */
 static const char mt_key = 0;

@@ -27,6 +27,11 @@ static inline void *lga_stream(lga_state *S, int device) {
 
 /* Raise "<fname>: <core message>". */
 int lga_fail(lua_State *L, const char *fname);
+/* As lga_fail, but an NVRTC compile error is raised with the whole numbered
+ * `source` (the core's message buffer has a fixed size, which cuts long
+ * user code).  `source` must stay valid (e.g. a string on the Lua stack);
+ * NULL raises as lga_fail. */
+int lga_fail_compile(lua_State *L, const char *fname, const char *source);
 int lga_errorf(lua_State *L, const char *fname, const char *fmt, ...);
 
 /* Arrays */
@@ -55,6 +60,8 @@ ga_array *lga_to_device(lua_State *L, lga_state *S, int src_idx, int device, int
 ga_array *lga_from_value(lua_State *L, lga_state *S, int idx, int device, int dtype, int force_copy,
                          const char *fname);
 void lga_run_fill(lua_State *L, lga_state *S, ga_array *out, const ga_operand *v, const char *fname);
+/* dst = src (broadcast, cast to dst's dtype) on dst's stream; errors name fname */
+void lga_run_copy(lua_State *L, lga_state *S, ga_array *dst, const ga_array *src, const char *fname);
 
 /* Registration */
 void lga_open_array(lua_State *L);      /* metatable + methods */

@@ -154,40 +154,15 @@ static void check_count(lua_State *L, lga_ewk *e, int nargs) {
              nin == 1 ? "" : "s", np, nargs);
 }
 
-/* Raise the current error.  An NVRTC compile error is rebuilt here with
- * the whole numbered source: the core's thread-local message has a fixed
- * size, and the user's code comes after ~140 lines of templates. */
+/* Raise the current error; an NVRTC compile error with the whole numbered
+ * source (the user's code comes after ~140 lines of templates). */
 static int fail_call(lua_State *L, lga_ewk *e, const ga_ewk_call *c) {
-  const char *m = ga_errmsg(), *cut;
-  if (ga_errcode() != GA_ENVRTC || !(cut = strstr(m, "\nsource:\n"))) return lga_fail(L, e->fname);
-  lua_pushlstring(L, m, (size_t)(cut - m) + 9);   /* the message up to "source:" */
+  if (ga_errcode() != GA_ENVRTC) return lga_fail(L, e->fname);
   char *src = ga_cuda_ewk_source(c);
   if (!src) return lga_fail(L, e->fname);
-  lua_pushstring(L, src);
+  lua_pushstring(L, src);   /* anchored: the raise below does not return */
   free(src);
-  const char *s = lua_tostring(L, -1);
-  luaL_Buffer b;
-  luaL_buffinit(L, &b);
-  luaL_addstring(&b, e->fname);
-  luaL_addstring(&b, ": ");
-  lua_pushvalue(L, -3);
-  luaL_addvalue(&b);
-  int line = 1;
-  for (const char *p = s; *p;) {
-    const char *nl = strchr(p, '\n');
-    size_t len = nl ? (size_t)(nl - p) : strlen(p);
-    char num[32];
-    snprintf(num, sizeof num, "%4d | ", line++);
-    luaL_addstring(&b, num);
-    luaL_addlstring(&b, p, len);
-    luaL_addchar(&b, '\n');
-    p += len + (nl != NULL);
-  }
-  luaL_pushresult(&b);
-  luaL_where(L, 1);
-  lua_insert(L, -2);
-  lua_concat(L, 2);
-  return lua_error(L);
+  return lga_fail_compile(L, e->fname, lua_tostring(L, -1));
 }
 
 /* k(args... [, {size=N}]) */

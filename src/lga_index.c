@@ -156,7 +156,7 @@ void lga_assign(lua_State *L, lga_state *S, ga_array *dst, int value, const char
       src = &trimmed;
     }
   }
-  if (ga_copy(dst, src, lga_stream(S, GA_DEVICE(dst)))) lga_fail(L, fname);
+  lga_run_copy(L, S, dst, src, fname);
 }
 
 void lga_open_index(lua_State *L) {

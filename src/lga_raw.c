@@ -245,31 +245,10 @@ static lga_rawmod *check_mod(lua_State *L, int idx) {
   return m;
 }
 
-/* Raise the current error.  An NVRTC compile error is rebuilt with the
- * whole numbered source (the core's message buffer has a fixed size). */
+/* Raise the current error; an NVRTC compile error with the whole numbered
+ * source (a loaded image has none). */
 static int fail(lua_State *L, const char *fname, const lga_rawmod *m) {
-  const char *msg = ga_errmsg(), *cut;
-  if (ga_errcode() != GA_ENVRTC || m->is_image || !(cut = strstr(msg, "\nsource:\n"))) return lga_fail(L, fname);
-  luaL_Buffer b;
-  luaL_buffinit(L, &b);
-  luaL_where(L, 1);
-  luaL_addvalue(&b);
-  luaL_addstring(&b, fname);
-  luaL_addstring(&b, ": ");
-  luaL_addlstring(&b, msg, (size_t)(cut - msg) + 9);
-  int line = 1;
-  for (const char *p = m->code; *p;) {
-    const char *nl = strchr(p, '\n');
-    size_t len = nl ? (size_t)(nl - p) : strlen(p);
-    char num[32];
-    snprintf(num, sizeof num, "%4d | ", line++);
-    luaL_addstring(&b, num);
-    luaL_addlstring(&b, p, len);
-    luaL_addchar(&b, '\n');
-    p += len + (nl != NULL);
-  }
-  luaL_pushresult(&b);
-  return lua_error(L);
+  return lga_fail_compile(L, fname, m->is_image ? NULL : m->code);
 }
 
 /* :compile([{arch=}]) -> image bytes, is_ptx.  Needs NVRTC only. */

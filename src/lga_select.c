@@ -78,7 +78,7 @@ static ga_array *zeros_nn(lua_State *L, const char *fname, const ga_array *like,
 }
 
 static void copy_into(lua_State *L, const char *fname, ga_array *dst, const ga_array *src) {
-  if (dst->size && ga_copy(dst, src, lga_stream(LGA_STATE(L), GA_DEVICE(dst)))) lga_fail(L, fname);
+  if (dst->size) lga_run_copy(L, LGA_STATE(L), dst, src, fname);
 }
 
 /* diag(v, k=0): 1-D -> a 2-D array with v on diagonal k; 2-D -> a copy of

@@ -72,19 +72,6 @@ static int get_axes(lua_State *L, int idx, int ndim, const char *fname, int *axe
   return n;
 }
 
-static void set_geometry(ga_array *v, int ndim, const int64_t *shape, const int64_t *strides) {
-  v->ndim = ndim;
-  memcpy(v->shape, shape, sizeof(int64_t) * ndim);
-  memcpy(v->strides, strides, sizeof(int64_t) * ndim);
-  int64_t size = 1;
-  for (int i = 0; i < ndim; i++) size *= shape[i];
-  v->size = size;
-}
-
-static void run_copy(lua_State *L, ga_array *dst, const ga_array *src, const char *fname) {
-  if (ga_copy(dst, src, lga_stream(LGA_STATE(L), GA_DEVICE(dst)))) lga_fail(L, fname);
-}
-
 /* order: "C" or "F" (or "A": F when a is F- but not C-contiguous), as a
  * string or {order=}; nil is C.  Returns fortran. */
 static bool get_order(lua_State *L, int idx, const ga_array *a, const char *fname) {
@@ -116,7 +103,7 @@ static void push_reshaped(lua_State *L, int idx, int ndim, int64_t *shape, bool 
   if (ga_reshape_resolve(a->size, ndim, shape)) lga_fail(L, fname);
   int64_t st[GA_MAXDIM];
   if (!copy && ga_reshape_nocopy(a, ndim, shape, fortran, st)) {
-    set_geometry(lga_new_view(L, idx), ndim, shape, st);
+    ga_array_set_geometry(lga_new_view(L, idx), ndim, shape, st);
     return;
   }
   ga_array *out = lga_new_array(L, LGA_STATE(L), fname, GA_DEVICE(a), a->dtype, ndim, shape);
@@ -128,7 +115,7 @@ static void push_reshaped(lua_State *L, int idx, int ndim, int64_t *shape, bool 
   memcpy(in.shape, a->shape, sizeof(int64_t) * a->ndim);
   if (fortran) ga_strides_f(a->ndim, a->shape, item, in.strides);
   else ga_strides_c(a->ndim, a->shape, item, in.strides);
-  run_copy(L, &in, a, fname);
+  lga_run_copy(L, LGA_STATE(L), &in, a, fname);
 }
 
 /* reshape(x, shape[, order]) or reshape(x, d1, d2, ...[, order]) */
@@ -414,11 +401,11 @@ static int l_roll(lua_State *L) {
       s.offset += s0 * s.strides[i], d.offset += d0 * d.strides[i];
       s.shape[i] = d.shape[i] = cnt;
     }
-    run_copy(L, &d, &s, fname);
+    lga_run_copy(L, LGA_STATE(L), &d, &s, fname);
   }
   if (src == &flat) {
     /* out is a fresh contiguous array: give it x's shape in place */
-    set_geometry(out, a->ndim, a->shape, out->strides);
+    ga_array_set_geometry(out, a->ndim, a->shape, out->strides);
     ga_strides_c(a->ndim, a->shape, GA_ITEMSIZE(a->dtype), out->strides);
   }
   return 1;
@@ -507,7 +494,7 @@ static int l_repeat(lua_State *L) {
       d.shape[axis] = j - i, d.shape[axis + 1] = r;
       d.strides[axis + 1] = d.strides[axis];
       d.strides[axis] *= r;
-      run_copy(L, &d, &s, fname);
+      lga_run_copy(L, LGA_STATE(L), &d, &s, fname);
     }
     pos += (j - i) * r;
     i = j;
@@ -549,7 +536,7 @@ static int l_tile(lua_State *L) {
   s.ndim = o.ndim = k;
   memcpy(o.shape, s.shape, sizeof(int64_t) * k);
   ga_strides_c(k, o.shape, GA_ITEMSIZE(a->dtype), o.strides);
-  run_copy(L, &o, &s, fname);
+  lga_run_copy(L, LGA_STATE(L), &o, &s, fname);
   return 1;
 }
 

@@ -9,7 +9,7 @@ void lga_run_fill(lua_State *L, lga_state *S, ga_array *out, const ga_operand *v
   if (ga_fill(out, v, lga_stream(S, GA_DEVICE(out)))) lga_fail(L, fname);
 }
 
-static void run_copy(lua_State *L, lga_state *S, ga_array *dst, const ga_array *src, const char *fname) {
+void lga_run_copy(lua_State *L, lga_state *S, ga_array *dst, const ga_array *src, const char *fname) {
   if (ga_copy(dst, src, lga_stream(S, GA_DEVICE(dst)))) lga_fail(L, fname);
 }
 
@@ -25,14 +25,14 @@ ga_array *lga_to_device(lua_State *L, lga_state *S, int src_idx, int device, int
       return src;
     }
     ga_array *out = lga_new_array(L, S, fname, device, dtype, src->ndim, src->shape);
-    run_copy(L, S, out, src, fname);
+    lga_run_copy(L, S, out, src, fname);
     return out;
   }
   int top = lua_gettop(L);
   const ga_array *c = src;
   if (!ga_is_c_contiguous(src)) {   /* contiguous on its own side first */
     ga_array *t = lga_new_array(L, S, fname, sdev, src->dtype, src->ndim, src->shape);
-    run_copy(L, S, t, src, fname);
+    lga_run_copy(L, S, t, src, fname);
     c = t;
   }
   ga_array *dst = lga_new_array(L, S, fname, device, src->dtype, src->ndim, src->shape);
@@ -44,7 +44,7 @@ ga_array *lga_to_device(lua_State *L, lga_state *S, int src_idx, int device, int
     lga_fail(L, fname);
   if (dtype != src->dtype) {
     ga_array *out = lga_new_array(L, S, fname, device, dtype, src->ndim, src->shape);
-    run_copy(L, S, out, dst, fname);
+    lga_run_copy(L, S, out, dst, fname);
     dst = out;
   }
   if (lua_gettop(L) != top + 1) {
@@ -257,7 +257,7 @@ static int l_set(lua_State *L) {
     return lga_errorf(L, "set", "shape mismatch: source %s, destination %s",
                       ga_shape_str(src->ndim, src->shape, s1, sizeof s1), ga_shape_str(x->ndim, x->shape, s2, sizeof s2));
   }
-  run_copy(L, S, x, src, "set");
+  lga_run_copy(L, S, x, src, "set");
   lua_settop(L, 1);
   return 1;
 }
