@@ -64,16 +64,16 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
      * integer fits any loop (NumPy gives float16), a float is float64 */
     eff[k] = P >= 0 ? weak_dtype(&ins[k], P) : ins[k].kind == GA_ARG_FLOAT ? GA_FLOAT64
              : arrays_bool ? GA_INT64 : GA_BOOL;   /* next to bool only: int64 (NumPy) */
-    /* NumPy 2 compares with an out-of-range Python int exactly: int64
-     * holds the value and every integer dtype but uint64 (then float64,
-     * where the value is negative and the order survives rounding) */
-    if (ins[k].kind == GA_ARG_INT && GA_IS_INT(eff[k]) && !ga_int_fits(eff[k], ins[k].i) &&
-        op->sig == GA_SIG_CMP)
-      eff[k] = GA_INT64;
-    else if (ins[k].kind == GA_ARG_INT && GA_IS_INT(eff[k]) && !ga_int_fits(eff[k], ins[k].i) &&
-             !ga_op_in_fixed(op, k))   /* a fixed slot checks against its own dtype below */
-      return ga_err(GA_EINVAL, "Lua integer %lld out of bounds for %s", (long long)ins[k].i,
-                    ga_dtypes[eff[k]].name);
+    if (ins[k].kind == GA_ARG_INT && GA_IS_INT(eff[k]) && !ga_int_fits(eff[k], ins[k].i)) {
+      /* NumPy 2 compares with an out-of-range Python int exactly: int64
+       * holds the value and every integer dtype but uint64 (then float64,
+       * where the value is negative and the order survives rounding) */
+      if (op->sig == GA_SIG_CMP) eff[k] = GA_INT64;
+      /* a fixed slot checks against its own dtype in the loop search */
+      else if (!ga_op_in_fixed(op, k))
+        return ga_err(GA_EINVAL, "Lua integer %lld out of bounds for %s", (long long)ins[k].i,
+                      ga_dtypes[eff[k]].name);
+    }
   }
 
   int T = -1, mixed = -1;
