@@ -64,6 +64,12 @@ void ga_array_set_geometry(ga_array *v, int ndim, const int64_t *shape, const in
   v->size = size;
 }
 
+const char *ga_device_name(int device, char *buf) {
+  if (device == GA_CPU) return "cpu";
+  snprintf(buf, 32, "cuda:%d", device);
+  return buf;
+}
+
 void ga_array_release(ga_array *a) {
   if (a->buf) {
     ga_buffer *b = a->buf;

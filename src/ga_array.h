@@ -54,6 +54,8 @@ void ga_strides_c(int ndim, const int64_t *shape, int itemsize, int64_t *strides
 int ga_array_init(ga_array *a, int device, int dtype, int ndim, const int64_t *shape, void *stream);
 /* `v` becomes a view of `a` (shares and increfs the buffer). */
 void ga_array_view(ga_array *v, const ga_array *a);
+/* "cpu" or "cuda:N", for messages (buf: at least 32 bytes). */
+const char *ga_device_name(int device, char *buf);
 /* Give a view its shape and byte strides (ndim of each) and the size. */
 void ga_array_set_geometry(ga_array *v, int ndim, const int64_t *shape, const int64_t *strides);
 void ga_array_release(ga_array *a); /* decref buffer, mark freed */

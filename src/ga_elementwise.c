@@ -5,12 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *devname(int dev, char *buf) {
-  if (dev == GA_CPU) return "cpu";
-  snprintf(buf, 32, "cuda:%d", dev);
-  return buf;
-}
-
 /* The dtype a Lua number stands for next to arrays of promoted dtype P:
  * P's own when P's kind can hold the number's kind, else the default. */
 static int weak_dtype(const ga_operand *o, int P) {
@@ -47,7 +41,7 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
     else if (GA_DEVICE(a) != device)
       return ga_err(GA_EDEVICE, "operands are on different devices (%s and %s); move one with "
                     "ga.asarray(x) (to the GPU) or x:get() (to the host)",
-                    devname(device, b1), devname(GA_DEVICE(a), b2));
+                    ga_device_name(device, b1), ga_device_name(GA_DEVICE(a), b2));
     /* a fixed-dtype slot (ldexp's exponent) does not promote the others */
     if (!ga_op_in_fixed(op, k)) P = P < 0 ? a->dtype : ga_promote(P, a->dtype);
     if (a->dtype != GA_BOOL) all_bool = arrays_bool = false;
@@ -144,7 +138,7 @@ int ga_ew_check_out(ga_ew_plan *plan, int k, const ga_array *out, int casting) {
   if (GA_DEVICE(out) != plan->device)
     return ga_err(GA_EDEVICE, "out is on %s but the operands are on %s; make out with the operands' "
                   "module (ga.empty_like(x)) or move data with ga.asarray(x) / x:get()",
-                  devname(GA_DEVICE(out), b1), devname(plan->device, b2));
+                  ga_device_name(GA_DEVICE(out), b1), ga_device_name(plan->device, b2));
   if (out->ndim != plan->ndim || memcmp(out->shape, plan->shape, sizeof(int64_t) * out->ndim)) {
     /* NumPy broadcasts the inputs up to the first out's shape */
     if (k > 0 || !broadcasts_to(plan->ndim, plan->shape, out))

@@ -264,12 +264,6 @@ bool ga_ewk_write_first(const char *op, const char *name) {
 
 /* ---- a call ---- */
 
-static const char *devname(int dev, char *buf) {
-  if (dev == GA_CPU) return "cpu";
-  snprintf(buf, 32, "cuda:%d", dev);
-  return buf;
-}
-
 /* Does the Lua value fit the resolved dtype (NumPy's conversion, refusing
  * what would silently change the value)? */
 static int check_scalar(const ga_ewk *k, int a, const ga_ewk_operand *o, int dt) {
@@ -333,7 +327,7 @@ int ga_ewk_prepare(const ga_ewk *k, const ga_ewk_operand *ops, int nargs, int64_
     if (first < 0) { first = a; device = d; }
     else if (d != device)
       return ga_err(GA_EDEVICE, "arguments are on different devices (#%d %s on %s, #%d %s on %s)", first + 1,
-                    k->p[first].name, devname(device, b1), a + 1, k->p[a].name, devname(d, b2));
+                    k->p[first].name, ga_device_name(device, b1), a + 1, k->p[a].name, ga_device_name(d, b2));
   }
   if (first < 0) {
     if (default_device == GA_CPU)

@@ -23,10 +23,9 @@ static int l_matmul(lua_State *L) {
   lga_check_current(L, S, a, "matmul");
   lga_check_current(L, S, b, "matmul");
   if (GA_DEVICE(a) != GA_DEVICE(b)) {
-    char d1[32] = "cpu", d2[32] = "cpu";
-    if (GA_DEVICE(a) != GA_CPU) snprintf(d1, sizeof d1, "cuda:%d", GA_DEVICE(a));
-    if (GA_DEVICE(b) != GA_CPU) snprintf(d2, sizeof d2, "cuda:%d", GA_DEVICE(b));
-    return lga_errorf(L, "matmul", "operands are on different devices (%s and %s); move one with ga.asarray(x) or x:get()", d1, d2);
+    char d1[32], d2[32];
+    return lga_errorf(L, "matmul", "operands are on different devices (%s and %s); move one with ga.asarray(x) or x:get()",
+                      ga_device_name(GA_DEVICE(a), d1), ga_device_name(GA_DEVICE(b), d2));
   }
   if (a->ndim != 2 || b->ndim != 2)
     return lga_errorf(L, "matmul", "only 2-D operands are supported for now (got %d-D and %d-D)", a->ndim, b->ndim);

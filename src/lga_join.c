@@ -15,12 +15,6 @@ void lga_open_select(lua_State *L);   /* lga_select.c, registered from here */
 
 static int host_flag(lua_State *L) { return lua_toboolean(L, lua_upvalueindex(2)); }
 
-static const char *devname(int d, char *buf, size_t n) {
-  if (d == GA_CPU) snprintf(buf, n, "cpu");
-  else snprintf(buf, n, "cuda:%d", d);
-  return buf;
-}
-
 /* ---- gathering the inputs ---- */
 
 enum { AT_NONE = 0, AT_1D = 1, AT_2D = 2, AT_3D = 3, AT_COL = -1 };
@@ -95,7 +89,7 @@ static joinin gather(lua_State *L, int list, const char *fname, int mode) {
       lga_errorf(L, fname,
                  "all the input arrays must be on the same device, but array #%d is on %s and array #%d is on %s "
                  "(move one with ga.asarray(x) or x:get())",
-                 first, devname(in.device, b1, sizeof b1), i, devname(GA_DEVICE(x), b2, sizeof b2));
+                 first, ga_device_name(in.device, b1), i, ga_device_name(GA_DEVICE(x), b2));
     }
     in.a[i - 1] = *x;
     atleast(&in.a[i - 1], mode);
@@ -218,8 +212,8 @@ static int do_join(lua_State *L, const char *fname, joinin *in, const joinopt *o
                  ga_dtypes[a[i].dtype].name, ga_dtypes[dt].name, ga_casting_names[o->casting]);
   if (out) {
     if (GA_DEVICE(out) != in->device)
-      lga_errorf(L, fname, "out is on %s but the inputs are on %s", devname(GA_DEVICE(out), b1, 32),
-                 devname(in->device, b2, 32));
+      lga_errorf(L, fname, "out is on %s but the inputs are on %s", ga_device_name(GA_DEVICE(out), b1),
+                 ga_device_name(in->device, b2));
     if (out->ndim != nd) lga_errorf(L, fname, "Output array has wrong dimensionality");
     if (memcmp(out->shape, shape, nd * sizeof(int64_t)))
       lga_errorf(L, fname, "Output array is the wrong shape: %s, expected %s", ga_shape_str(nd, out->shape, b1, sizeof b1),
