@@ -1,5 +1,5 @@
 /* Shape helpers of joining, splitting and item selection (lga_join.c,
- * lga_select.c): axis normalisation and non-owning views.  No Lua.
+ * lga_select.c): non-owning views (axes: ga_axis, ga_shape.h).  No Lua.
  *
  * A "temporary view" here is a struct copy of an array with another shape,
  * strides or offset; it does not take a buffer reference, so it may only be
@@ -7,15 +7,7 @@
 #ifndef GA_JOIN_H
 #define GA_JOIN_H
 #include "ga_array.h"
-#include <stdio.h>
-
-/* 1-based axis (negative from the end) of an array of `ndim` dims ->
- * 0-based in *out; NumPy's AxisError text otherwise. */
-static inline int ga_axis0(int64_t axis, int ndim, int *out) {
-  if (axis >= 1 && axis <= ndim) { *out = (int)axis - 1; return GA_OK; }
-  if (axis < 0 && -axis <= ndim) { *out = ndim + (int)axis; return GA_OK; }
-  return ga_err(GA_EINVAL, "axis %lld is out of bounds for array of dimension %d", (long long)axis, ndim);
-}
+#include "ga_shape.h"
 
 static inline int64_t ga_shape_prod(int ndim, const int64_t *shape) {
   int64_t s = 1;

@@ -5,6 +5,7 @@
  * the result's shape, so a mask on the GPU is read back, as CuPy does); index
  * arrays stay where they are and are checked by the kernel (ga_gather.h). */
 #include "lga_core.h"
+#include "ga_shape.h"
 #include "ga_cuda.h"
 #include "ga_gather.h"
 #include <stdlib.h>
@@ -158,10 +159,8 @@ static int take_impl(lua_State *L, lga_state *S, int xi, int ii, int axi, const 
     int ok;
     lua_Integer ax = lua_tointegerx(L, axi, &ok);
     if (!ok) return lga_errorf(L, fname, "axis must be an integer or nil, got %s", luaL_typename(L, axi));
-    if (ax == 0 || ax > x->ndim || ax < -x->ndim)
-      return lga_errorf(L, fname, "axis %lld is out of bounds for array of dimension %d (axes are 1-based)", (long long)ax,
-                        x->ndim);
-    int a0 = (int)(ax > 0 ? ax - 1 : x->ndim + ax);
+    int a0;
+    if (ga_axis(ax, x->ndim, &a0)) return lga_fail(L, fname);
     for (; n < a0; n++) items[n].kind = GA_IDX_RANGE, items[n].step = 1;
   }
   items[n].kind = GA_IDX_ARRAY;

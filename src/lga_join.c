@@ -182,12 +182,12 @@ static int do_join(lua_State *L, const char *fname, joinin *in, const joinopt *o
                    ga_shape_str(a[i].ndim, a[i].shape, b2, sizeof b2));
     if (a[0].ndim + 1 > GA_MAXDIM) lga_errorf(L, fname, "too many dimensions");
     nd = a[0].ndim + 1;
-    if (ga_axis0(o->axis, nd, &ax)) lga_fail(L, fname);
+    if (ga_axis(o->axis, nd, &ax)) lga_fail(L, fname);
     for (int k = 0, j = 0; k < nd; k++) shape[k] = k == ax ? n : a[0].shape[j++];
   } else {
     nd = a[0].ndim;
     if (nd == 0) lga_errorf(L, fname, "zero-dimensional arrays cannot be concatenated");
-    if (ga_axis0(o->axis, nd, &ax)) lga_fail(L, fname);
+    if (ga_axis(o->axis, nd, &ax)) lga_fail(L, fname);
     memcpy(shape, a[0].shape, nd * sizeof(int64_t));
     for (int i = 1; i < n; i++) {
       if (a[i].ndim != nd)
@@ -306,7 +306,7 @@ static int64_t split_point(lua_State *L, int tbl, int j, int64_t n, const char *
 static int do_split(lua_State *L, const char *fname, int xi, int spec, int64_t axis, int strict) {
   ga_array *x = lga_check(L, xi, fname);
   int ax = 0;
-  if (ga_axis0(axis, x->ndim, &ax)) lga_fail(L, fname);
+  if (ga_axis(axis, x->ndim, &ax)) lga_fail(L, fname);
   int64_t n = x->shape[ax], pieces, each = 0, extra = 0;
   int npoints = 0;
   if (lua_type(L, spec) == LUA_TNUMBER) {

@@ -60,7 +60,7 @@ static int l_diagonal(lua_State *L) {
   int64_t a1 = opt_int(L, 3, fname, "axis1", 1), a2 = opt_int(L, 4, fname, "axis2", 2);
   if (a->ndim < 2) return lga_errorf(L, fname, "diag requires an array of at least two dimensions");
   int ax1 = 0, ax2 = 1;
-  if (ga_axis0(a1, a->ndim, &ax1) || ga_axis0(a2, a->ndim, &ax2)) lga_fail(L, fname);
+  if (ga_axis(a1, a->ndim, &ax1) || ga_axis(a2, a->ndim, &ax2)) lga_fail(L, fname);
   if (ax1 == ax2) return lga_errorf(L, fname, "axis1 and axis2 cannot be the same");
   ga_array t = diag_of(a, k, ax1, ax2);
   ga_array *v = lga_new_view(L, 1);
