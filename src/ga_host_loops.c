@@ -8,6 +8,7 @@
  * Arguments are not `restrict`: an output may be its input. */
 #include "ga_host.h"
 #include "ga_host_math.h"
+#include "ga_host_types.h"
 #include <stdint.h>
 #include <string.h>
 
@@ -39,40 +40,6 @@
 #define HL_L2(M, P, Q) M(0, P, Q) M(1, P, Q)
 #define HL_L3(M, P, Q) M(0, P, Q) M(1, P, Q) M(2, P, Q)
 
-/* Types of each loop argument: storage (_mt, as in memory) and compute (_t;
- * float16 computes in float and rounds once on store, as NumPy's loops). */
-#define HL_MT(ID) HL_MT_(ID)
-#define HL_MT_(ID) HL_MT_##ID
-#define HL_CT(ID) HL_CT_(ID)
-#define HL_CT_(ID) HL_CT_##ID
-#define HL_MT_BOOL bool
-#define HL_MT_INT8 int8_t
-#define HL_MT_UINT8 uint8_t
-#define HL_MT_INT16 int16_t
-#define HL_MT_UINT16 uint16_t
-#define HL_MT_INT32 int32_t
-#define HL_MT_UINT32 uint32_t
-#define HL_MT_INT64 int64_t
-#define HL_MT_UINT64 uint64_t
-#define HL_MT_FLOAT16 ga_f16
-#define HL_MT_FLOAT32 float
-#define HL_MT_FLOAT64 double
-#define HL_MT_COMPLEX64 ga_c64
-#define HL_MT_COMPLEX128 ga_c128
-#define HL_CT_FLOAT16 float
-#define HL_CT_BOOL bool
-#define HL_CT_INT8 int8_t
-#define HL_CT_UINT8 uint8_t
-#define HL_CT_INT16 int16_t
-#define HL_CT_UINT16 uint16_t
-#define HL_CT_INT32 int32_t
-#define HL_CT_UINT32 uint32_t
-#define HL_CT_INT64 int64_t
-#define HL_CT_UINT64 uint64_t
-#define HL_CT_FLOAT32 float
-#define HL_CT_FLOAT64 double
-#define HL_CT_COMPLEX64 ga_c64
-#define HL_CT_COMPLEX128 ga_c128
 
 /* Stride patterns.  PAT(k) is input k's stride; outputs are contiguous in
  * every pattern but the general one.  C: all contiguous; S1: in0 contiguous,
