@@ -8,7 +8,9 @@
 #include <stdbool.h>
 
 /* Accumulator/output rules (ga_reduce.def).  The same rules as dtype ID
- * tokens for the host loop generator: GA_RACC_<RULE>(T), GA_ROUT_<RULE>(T). */
+ * tokens for the host loop generators: GA_RACC_<RULE>(T) and
+ * GA_ROUT_<RULE>(T) name a column of GA_REDRULE_TOKENS (SUMACC ...), whose
+ * rows the generators turn into per-T typedefs. */
 enum { GA_RULE_SUM, GA_RULE_SAME, GA_RULE_BOOL, GA_RULE_COUNT, GA_RULE_ARG, GA_RULE_MEAN };
 
 #define GA_RACC_SUM(T) GA_SUMACC_##T
