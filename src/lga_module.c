@@ -65,6 +65,7 @@ int luaopen_gpuarray_core(lua_State *L) {
   lga_open_join(L);
   lga_open_index(L);
   lga_open_advindex(L);
+  lga_open_scan(L);
   lga_open_sort(L);
   lga_open_reduce(L);
   lua_settop(L, mod);

@@ -286,20 +286,23 @@ F.abs = U.absolute
 -- three-argument `where`).  `cond`, `x` and `y` broadcast together; the
 -- result's dtype is that of `x` and `y` promoted (Lua numbers are weak, as
 -- in every ufunc).  `cond` may have any dtype (non-zero is true) or be a
--- Lua boolean or number.
+-- Lua boolean or number.  With `cond` alone it is `ga.nonzero(cond)`
+-- (a table of 1-based int64 position arrays; gpuarray/scan.lua).
 -- @function ga.where
 -- @param cond an array, a Lua boolean or a Lua number
 -- @param x an array or a Lua number
 -- @param y an array or a Lua number
 -- @tparam[opt] table opts `{out=, dtype=, casting=}`
--- @treturn ndarray a new array, or `opts.out`
+-- @treturn ndarray a new array, or `opts.out` (a table with `cond` alone)
 -- @usage
 -- local a = ga.arange(5)
 -- print(ga.where(a:gt(2), a, -1))                     --> array([-1, -1, -1,  3,  4])
 -- print(ga.where(ga.array({1, 0}), 1.5, ga.arange(2)))   --> array([1.5, 1. ])
+-- print(ga.where(a:gt(2))[1])                         --> array([4, 5])
 function F.where(cond, x, y, opts)
+  if x == nil and y == nil and opts == nil then return core._scan.nonzero(cond) end
   if x == nil or y == nil then
-    error("where: takes cond, x and y (the one-argument form, NumPy's nonzero, is not available yet)", 2)
+    error("where: takes cond alone (the same as ga.nonzero(cond)) or cond, x and y", 2)
   end
   if type(cond) == "number" then cond = cond ~= 0
   elseif is_array(cond) and cond.dtype ~= "bool" then cond = cond:astype("bool") end
