@@ -14,7 +14,7 @@
 --
 -- Keys of cupy_reference.py left out until their API lands: overhead_sum_us,
 -- sum/max/axis sums,
--- cumsum, sum_f64, randn, sort, batched matmul, fft.
+-- cumsum, sum_f64, randn, batched matmul, fft.
 -- broadcast_add_f32_GBps uses a separate 1-element array in place of
 -- CuPy's b[:1] (slicing comes later): the kernel sees the same stride-0
 -- broadcast of one element.
@@ -238,6 +238,19 @@ section({ "transpose_copy_GBps", "strided_copy_GBps" }, function()
     r:free()
   end) * 1e3)
   M:free()
+end)
+
+-- CuPy: s = a[:1 << 26].copy() of random float32 in [0, 1); cp.sort(s),
+-- reps=5.  No random API yet: a sin hash of the index, frac(sin(i * 12.9898)
+-- * 43758.5453), spreads the values over [0, 1) like random data (the radix
+-- sort's work depends on how the key bytes are distributed, not on order).
+section({ "sort_f32_2p26_ms" }, function()
+  local i = ga.arange(0, 1 << 26, 1, "float64")
+  local h = ga.sin(i * 12.9898) * 43758.5453
+  local s = (h % 1.0):astype("float32")
+  i:free(); h:free()
+  put("sort_f32_2p26_ms", gpu_ms(function() ga.sort(s):free() end, 5))
+  s:free()
 end)
 
 for _, row in ipairs { { "float32", "f32" }, { "float64", "f64" }, { "float16", "f16" } } do

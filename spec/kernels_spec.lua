@@ -143,3 +143,27 @@ describe("indexing kernels", function()
     assert.matches("ga_gather(long long n,", core.gather_source("gather", "int8", "int8", 1, 1, nil, true), 1, true)
   end)
 end)
+
+-- Sorting and searching (src/ga_cuda_sort.c): radix-sort histogram and
+-- scatter in every payload mode, the prefix-sum kernels, binary search.
+describe("sort kernels", function()
+  it("compile for every dtype, payload mode and index width", function()
+    for _, dt in ipairs(core.dtypes) do
+      for _, big in ipairs { false, true } do
+        for _, c in ipairs { { "hist", 0, 0 }, { "hist", 2, 0 }, { "scatter", 0, 0 }, { "scatter", 1, 1 },
+                             { "scatter", 2, 1 }, { "scatter", 2, 2 }, { "scatter", 1, 2 }, { "search", 0, 0 } } do
+          local ok, size = pcall(core._compile_sort, c[1], dt, big, c[2], c[3], 90)
+          assert(ok, ("%s %s big=%s: %s"):format(c[1], dt, tostring(big), tostring(size)))
+          assert.is_true(size > 0)
+        end
+      end
+    end
+    for _, w in ipairs { "scan_reduce", "scan_parts", "scan_down" } do
+      for _, big in ipairs { false, true } do
+        local ok, size = pcall(core._compile_sort, w, "float32", big, 0, 0, 90)
+        assert(ok, w .. ": " .. tostring(size))
+      end
+    end
+    assert.matches("__match_any_sync", core._sort_source("scatter", "float32", false, 0, 0), 1, true)
+  end)
+end)

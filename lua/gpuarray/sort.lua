@@ -184,7 +184,8 @@ local function kth_check(fname, x, kth, axis)
       fail(fname, "kth must be an integer or a table of integers, got %s", type(k) == "number" and "a float" or type(k))
     end
     if k == 0 or k > n or k < -n then
-      fail(fname, "kth %d is out of range for an axis of length %d (kth is 1-based; negative counts from the end)", k, n)
+      fail(fname, "kth %d is out of range for an axis of length %d (kth is 1-based; negative counts from the end)",
+        k, n)
     end
   end
 end
@@ -244,8 +245,8 @@ local function build(S, create)
         fail("lexsort", "all keys must have the same length (key 1 has %d elements, key %d has %d)", n, i, k.size)
       end
       if k.device ~= dev then
-        fail("lexsort", "keys are on different devices (key 1 on %s, key %d on %s); move them with ga.asarray(x) or x:get()",
-          dev, i, k.device)
+        fail("lexsort", "keys are on different devices (key 1 on %s, key %d on %s); move them with ga.asarray(x) "
+          .. "or x:get()", dev, i, k.device)
       end
     end
     local perm = S.argsort(list[1])
