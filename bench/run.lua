@@ -240,6 +240,15 @@ section({ "transpose_copy_GBps", "strided_copy_GBps" }, function()
   M:free()
 end)
 
+-- CuPy: cp.cumsum(a, out=out) on 2^28 float32, counting 2*GB (read once,
+-- written once), reps=5.
+section({ "cumsum_f32_GBps" }, function()
+  local a = ga.arange(0, N, 1, "float32") / N
+  local out = ga.empty_like(a)
+  put("cumsum_f32_GBps", 2 * GB / gpu_ms(function() ga.cumsum(a, { out = out }) end, 5) * 1e3)
+  a:free(); out:free()
+end)
+
 -- CuPy: s = a[:1 << 26].copy() of random float32 in [0, 1); cp.sort(s),
 -- reps=5.  No random API yet: a sin hash of the index, frac(sin(i * 12.9898)
 -- * 43758.5453), spreads the values over [0, 1) like random data (the radix

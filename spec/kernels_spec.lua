@@ -167,3 +167,51 @@ describe("sort kernels", function()
     assert.matches("__match_any_sync", core._sort_source("scatter", "float32", false, 0, 0), 1, true)
   end)
 end)
+
+-- Scans and nonzero (src/ga_cuda_scan.c): every scan row (GA_REDF_SCAN in
+-- ga_reduce.def) for every dtype, in each layout's passes (row: one long
+-- line, reduce-then-scan; rows: many rows, one pass; col: a non-last axis);
+-- dtype= loops; the two nonzero kernels.
+describe("scan and nonzero kernels", function()
+  it("covers the scan rows", function()
+    assert.are.same({ "sum", "prod", "nansum", "nanprod" }, core.scan_ops())
+  end)
+  for _, op in ipairs(core.scan_ops()) do
+    it(op .. " compiles as a scan for every dtype, layout and pass", function()
+      for _, dt in ipairs(core.dtypes) do
+        for _, layout in ipairs { "row", "rows", "col" } do
+          for pass = 1, 3 do
+            local ok, size = pcall(core.compile_scan, op, dt, layout, pass, 90)
+            assert(ok, ("%s %s %s pass %d: %s"):format(op, dt, layout, pass, tostring(size)))
+          end
+        end
+      end
+    end)
+  end
+  it("compiles with dtype= (float16 and narrow integer loops)", function()
+    for _, dt in ipairs { "float16", "int8", "bool", "complex64" } do
+      for pass = 1, 3 do
+        local ok, size = pcall(core.compile_scan, "sum", "float64", "row", pass, 90, dt)
+        assert(ok, ("sum dtype=%s pass %d: %s"):format(dt, pass, tostring(size)))
+      end
+    end
+  end)
+  it("compiles the nonzero kernels", function()
+    for pass = 1, 2 do
+      local ok, size = pcall(core.compile_nonzero, pass, 90)
+      assert(ok, tostring(size))
+      assert.is_true(size > 0)
+    end
+  end)
+  it("generates the row statements and the passes each layout needs", function()
+    local src, name = core.scan_source("nansum", "float16", "row", 3)
+    assert.are.equal("ga_scan3", name)
+    assert.matches("ga_isnan(in0) ? (acc_t)0 : (acc_t)in0", src, 1, true)
+    assert.matches("typedef float acc_t; typedef ga_half out0_mt;", src, 1, true)
+    assert.are.equal("ga_scan1", select(2, core.scan_source("sum", "float32", "row", 1)))
+    assert.are.equal("ga_scanc1", select(2, core.scan_source("sum", "float32", "col", 1)))
+    assert.are.equal("ga_scan2", select(2, core.scan_source("sum", "float32", "col", 2)))
+    assert.is_nil(core.scan_source("sum", "float32", "rows", 1))   -- one chunk per row: pass 3 only
+    assert.has_error(function() core.scan_source("max", "float32", "row", 3) end, "scan_source: no scan 'max'")
+  end)
+end)

@@ -245,6 +245,18 @@ static int l_compile_nonzero(lua_State *L) {
   return compile_src(L, "compile_nonzero", src, name, (int)luaL_optinteger(L, 2, 90));
 }
 
+/* core.scan_ops() -> the names of the rows flagged GA_REDF_SCAN */
+static int l_scan_ops(lua_State *L) {
+  lua_newtable(L);
+  int n = 0;
+  for (int i = 0; i < GA_NREDS; i++)
+    if (ga_red_ops[i].flags & GA_REDF_SCAN) {
+      lua_pushstring(L, ga_red_ops[i].name);
+      lua_rawseti(L, -2, ++n);
+    }
+  return 1;
+}
+
 void lga_open_scan(lua_State *L) {
   int mod = lua_gettop(L);
   for (int host = 0; host <= 1; host++) {
@@ -258,7 +270,7 @@ void lga_open_scan(lua_State *L) {
     lua_setfield(L, mod, host ? "_scan_host" : "_scan");
   }
   static const luaL_Reg hooks[] = {
-    {"scan_source", l_scan_source}, {"compile_scan", l_compile_scan},
+    {"scan_ops", l_scan_ops}, {"scan_source", l_scan_source}, {"compile_scan", l_compile_scan},
     {"nonzero_source", l_nonzero_source}, {"compile_nonzero", l_compile_nonzero}, {NULL, NULL}};
   lga_setfuncs(L, hooks, mod);
   lua_settop(L, mod);
