@@ -238,6 +238,7 @@ do local ix = require "gpuarray.indexing"; for k, v in pairs(ix) do ga[k] = v; h
 do local j = require "gpuarray.join"; for k, f in pairs(j.ga) do ga[k], host[k] = f, j.host[k] end end
 do local so = require "gpuarray.sort"; for k, f in pairs(so.ga) do ga[k], host[k] = f, so.host[k] end end
 do local sc = require "gpuarray.scan"; for k, f in pairs(sc.ga) do ga[k], host[k] = f, sc.host[k] end end
+do local r = require "gpuarray.reduce"; for k, f in pairs(r.ga) do ga[k], host[k] = f, r.host[k] end end
 ga.copy, host.copy = core.copy, core.host.copy   -- the creation function, not the COPY row
 
 --- Matrix product of two 2-D arrays (cuBLAS on a GPU, OpenBLAS on the
