@@ -240,6 +240,28 @@ section({ "transpose_copy_GBps", "strided_copy_GBps" }, function()
   M:free()
 end)
 
+-- Reductions, as cupy_reference.py: a.sum(), a.max() on 2^28 float32 (GB
+-- read once), M.sum(axis=1) / M.sum(axis=0) on the 16384 x 16384 view,
+-- ad.sum() on 2^28 float64 (2*GB); overhead_sum_us = x:sum() on a
+-- 1-element array (wall clock, as the other overheads).
+section({ "overhead_sum_us" }, function()
+  local x = ga.ones(1, "float32")
+  put("overhead_sum_us", wall_us(function() return x:sum() end))
+end)
+section({ "sum_f32_GBps", "max_f32_GBps", "sum_axis_last_GBps", "sum_axis_first_GBps", "sum_f64_GBps" }, function()
+  local a = ga.arange(0, N, 1, "float32") / N
+  put("sum_f32_GBps", GB / gpu_ms(function() a:sum() end) * 1e3)
+  put("max_f32_GBps", GB / gpu_ms(function() a:max() end) * 1e3)
+  local side = QUICK and 1024 or 16384
+  local M = a:reshape({ side, side })
+  put("sum_axis_last_GBps", GB / gpu_ms(function() M:sum(2) end) * 1e3)
+  put("sum_axis_first_GBps", GB / gpu_ms(function() M:sum(1) end) * 1e3)
+  local ad = a:astype("float64")
+  a:free()
+  put("sum_f64_GBps", 2 * GB / gpu_ms(function() ad:sum() end) * 1e3)
+  ad:free()
+end)
+
 -- CuPy: cp.cumsum(a, out=out) on 2^28 float32, counting 2*GB (read once,
 -- written once), reps=5.
 section({ "cumsum_f32_GBps" }, function()
