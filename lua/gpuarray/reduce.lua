@@ -49,12 +49,13 @@ local function inexact(dt) local k = KIND[dt]; return k == "f" or k == "c" end
 
 -- Run f(...) and re-raise its error as "<fname>: <problem>" at the caller
 -- of the public function: the pieces it calls (sum, subtract ...) name
--- themselves.  Lua errors raised with a position (bugs) keep it.
+-- themselves, after the position of their caller in this file.
 local function named(fname, f)
   return function(...)
     local r = table.pack(pcall(f, ...))
     if r[1] then return table.unpack(r, 2, r.n) end
-    local msg = tostring(r[2]):gsub("^[%w_.]+: ", fname .. ": ", 1)
+    local msg = tostring(r[2]):gsub("^[^%s:]+:%d+: ([%w_.]+: )", "%1", 1)
+    msg = msg:gsub("^[%w_.]+: ", fname .. ": ", 1)
     error(msg, 2)
   end
 end
@@ -227,7 +228,8 @@ local function build(R, asarray)
       -- NumPy writes sqrt's float result back into an integer array result
       -- (an error) but not into a scalar one (cast)
       if not inexact(target) and s.ndim > 0 then
-        fail(fname, "the square root cannot be written back to a %s result (dtype=%s); use a float dtype", target, target)
+        fail(fname, "the square root cannot be written back to a %s result (dtype=%s); use a float dtype",
+             target, target)
       end
       r = U.sqrt(r)
     end
