@@ -135,6 +135,9 @@ for _, dev in ipairs(helper.devices()) do
           helper.assert_close(ga[fn](x), ga[fn](c))
         end
       end
+      -- wide columns (more than one block of lanes on the host) = the transposed rows
+      local w = xp.arange(3 * 5000, "int32"):reshape(3, 5000) % 11
+      assert.are.same(ga.cumsum(w.T, 2).T:totable(), ga.cumsum(w, 1):totable())
       -- one worked example along a non-last axis of a transposed array
       local m = xp.array({ { 1, 2 }, { 3, 4 }, { 5, 6 } }).T   -- (2, 3)
       assert.are.same({ { 1, 4, 9 }, { 2, 6, 12 } }, ga.cumsum(m, 2):totable())

@@ -104,23 +104,21 @@ int ga_host_scan(const ga_scan_call *c) {
       }
     return GA_OK;
   }
-  /* lanes: the inner elements of one step along the axis, side by side */
-  void *st = malloc((size_t)c->inner * HS_MAXACC);
-  char *buf = malloc((size_t)c->inner * (size_t)asz);
-  if (!st || !buf) {
-    free(st);
-    free(buf);
-    return ga_err(GA_ENOMEM, "out of memory allocating %lld bytes of scan state",
-                  (long long)(c->inner * (HS_MAXACC + asz)));
-  }
+  /* lanes: up to HS_CHUNK inner elements of one step along the axis, side
+   * by side, walked down the axis together */
+  void *st = malloc((size_t)HS_CHUNK * HS_MAXACC + (size_t)HS_CHUNK * 16);
+  if (!st) return ga_err(GA_ENOMEM, "out of memory allocating the scan's state");
+  char *buf = (char *)st + (size_t)HS_CHUNK * HS_MAXACC;
   for (int64_t o = 0; o < c->outer; o++)
-    for (int64_t j = 0; j < c->n; j++) {
-      int64_t e = (o * c->n + j) * c->inner;
-      f(c->in + e * isz, c->inner, st, buf, 1, j == 0, j);
-      cast(buf, asz, c->out + e * osz, osz, c->inner);
+    for (int64_t i = 0; i < c->inner; i += HS_CHUNK) {
+      int64_t cnt = c->inner - i < HS_CHUNK ? c->inner - i : HS_CHUNK;
+      for (int64_t j = 0; j < c->n; j++) {
+        int64_t e = (o * c->n + j) * c->inner + i;
+        f(c->in + e * isz, cnt, st, buf, 1, j == 0, j);
+        cast(buf, asz, c->out + e * osz, osz, cnt);
+      }
     }
   free(st);
-  free(buf);
   return GA_OK;
 }
 
