@@ -17,10 +17,11 @@ local function list_examples() return helper.glob("examples/*.lua") end
 
 describe("examples", function()
   local files = list_examples()
-  it("the four examples of the issue exist", function()
+  it("the examples of the issues exist", function()
     local have = {}
     for _, f in ipairs(files) do have[f] = true end
-    for _, name in ipairs { "first_program", "transfer_overhead", "devices_and_streams", "memory_pool" } do
+    for _, name in ipairs { "first_program", "transfer_overhead", "devices_and_streams", "memory_pool",
+                            "softmax", "norm" } do
       assert.is_true(have["examples/" .. name .. ".lua"], "examples/" .. name .. ".lua missing")
     end
   end)
