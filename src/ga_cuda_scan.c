@@ -15,6 +15,8 @@
  * registers, a warp-shuffle scan and a scan of the 8 warp totals give each
  * thread its prefix, plus the chunk's prefix and the running carry of the
  * previous tiles; results go back through shared memory to vector stores.
+ * (At least 4 blocks of 256 per SM, so 64 registers a thread: enough loads
+ * in flight to keep HBM busy.)
  * Every combination is in sequence order (the rows need only
  * associativity) over a fixed tree; nothing is atomic.  Padding lanes of a
  * partial tile repeat its last element: they sit after every valid one, so
@@ -231,7 +233,7 @@ static char *gen_source(const void *ud) {
       "}\n");
   } else if (p->style == STYLE_ROW && p->pass == 1) {
     ga_sb_puts(&b,
-      "extern \"C\" __global__ void __launch_bounds__(BLOCK) ga_scan1(const in0_mt *in, long long n, long long chunk,\n"
+      "extern \"C\" __global__ void __launch_bounds__(BLOCK, 4) ga_scan1(const in0_mt *in, long long n, long long chunk,\n"
       "                                                          long long cpl, ga_acc *tot, long long nblk) {\n");
     ga_sb_puts(&b, ROW_DECL);
     ga_sb_puts(&b,
@@ -260,7 +262,7 @@ static char *gen_source(const void *ud) {
       "}\n");
   } else if (p->style == STYLE_ROW) {
     ga_sb_puts(&b,
-      "extern \"C\" __global__ void __launch_bounds__(BLOCK) ga_scan3(const in0_mt *in, out0_mt *out, long long n,\n"
+      "extern \"C\" __global__ void __launch_bounds__(BLOCK, 4) ga_scan3(const in0_mt *in, out0_mt *out, long long n,\n"
       "    long long chunk, long long cpl, const ga_acc *tot, long long nblk) {\n");
     ga_sb_puts(&b, ROW_DECL);
     ga_sb_puts(&b,
