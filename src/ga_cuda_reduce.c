@@ -29,6 +29,10 @@ extern const char ga_kernel_ga_math[];
 extern const char ga_kernel_ga_cmath[];
 
 #define BLOCK 256
+#define U 4   /* loads in flight per thread and step */
+#define CTY (BLOCK / 32)   /* COL: threads along the reduced axis */
+#define XSTR(x) STR(x)
+#define STR(x) #x
 enum { K_ROW, K_COL, K_FIN_ROW, K_FIN_COL };
 
 typedef struct red_shape {
@@ -84,7 +88,7 @@ static void plan(const ga_red_call *c, red_shape *s, int nsm) {
     for (int d = 0; d < c->ondim && ok; d++) ok = d == last || c->istr_o[d] % 16 == 0;
     for (int d = 0; d < c->rndim && ok; d++) ok = c->istr_r[d] % 16 == 0;
     s->v = ok ? v : 1;
-    int64_t bx = (c->nout + 32 * s->v - 1) / (32 * s->v), want = (int64_t)nsm * 8;
+    int64_t bx = (c->nout + 32 * s->v - 1) / (32 * s->v), want = (int64_t)nsm * 8 * 4;
     int64_t nseg = bx >= want ? 1 : (want + bx - 1) / bx;
     int64_t maxseg = c->nred / 64 > 0 ? c->nred / 64 : 1;   /* at least 64 rows a segment */
     if (nseg > maxseg) nseg = maxseg;
@@ -103,9 +107,11 @@ static void plan(const ga_red_call *c, red_shape *s, int nsm) {
     for (int d = 0; d < c->ondim && ok; d++) ok = c->istr_o[d] % 16 == 0;
     if (ok) s->v = v;
   }
-  int64_t threads = c->nout * s->g, chunk = (int64_t)s->g * s->v * 64;
+  /* split into about four waves of blocks (a partly filled last wave then
+   * costs little), each thread taking at least 8 steps of U loads */
+  int64_t threads = c->nout * s->g, chunk = (int64_t)s->g * s->v * U * 8;
   if (threads * 2 <= target && n >= 2 * chunk) {
-    int64_t nseg = target / threads, maxseg = n / chunk;
+    int64_t nseg = 4 * target / threads, maxseg = n / chunk;
     if (nseg > maxseg) nseg = maxseg;
     if (nseg > 1) {
       int64_t seg = (n + nseg - 1) / nseg;
@@ -225,8 +231,13 @@ static void gen_row(ga_strbuf *b, const red_shape *s, const char *IT) {
   if (s->contig) {
     ga_sb_puts(b, "    const in0_mt *row = (const in0_mt *)(in + ioff);\n");
     if (v > 1) {
+      /* U vectors per step, loaded before any is folded: one bound check
+       * for all, so the loads are in flight together */
       ga_sb_printf(b, "    %s r = r0 + (%s)lane * %d;\n", IT, IT, v);
-      ga_sb_printf(b, "#pragma unroll 4\n    for (; r + %d <= r1; r += %d) {\n", v, g * v);
+      ga_sb_printf(b, "    for (; r + %d <= r1; r += %d) {\n      ga_vec<in0_mt, %d> w[%d];\n", (U - 1) * g * v + v, U * g * v, v, U);
+      ga_sb_printf(b, "#pragma unroll\n      for (int u = 0; u < %d; u++) w[u] = *(const ga_vec<in0_mt, %d> *)(row + r + u * %d);\n", U, v, g * v);
+      ga_sb_printf(b, "#pragma unroll\n      for (int u = 0; u < %d; u++)\n#pragma unroll\n        for (int k = 0; k < %d; k++) r_fold(a, has, ga_cast<in0_t>(w[u].v[k]), r + u * %d + k);\n    }\n", U, v, g * v);
+      ga_sb_printf(b, "    for (; r + %d <= r1; r += %d) {\n", v, g * v);
       ga_sb_printf(b, "      const ga_vec<in0_mt, %d> w = *(const ga_vec<in0_mt, %d> *)(row + r);\n", v, v);
       ga_sb_printf(b, "#pragma unroll\n      for (int k = 0; k < %d; k++) r_fold(a, has, ga_cast<in0_t>(w.v[k]), r + k);\n    }\n", v);
       ga_sb_printf(b, "    for (%s t = r; t < r1 && t < r + %d; t++) r_fold(a, has, ga_cast<in0_t>(row[t]), t);\n", IT, v);
@@ -248,7 +259,7 @@ static void gen_row(ga_strbuf *b, const red_shape *s, const char *IT) {
 static void gen_col(ga_strbuf *b, const red_shape *s, const char *IT) {
   const ga_red_call *c = s->c;
   int v = s->v;
-  const int TY = BLOCK / 32;
+  const int TY = CTY;
   ga_sb_printf(b, "extern \"C\" __global__ void __launch_bounds__(%d) ga_red(const char *in, char *out, acc_s *part, "
                "%s nout, %s nred, %s nseg, %s seg, const ga_rx ix) {\n", BLOCK, IT, IT, IT, IT);
   ga_sb_printf(b, "  const int tx = threadIdx.x %% 32, ty = threadIdx.x / 32;\n");
@@ -259,14 +270,17 @@ static void gen_col(ga_strbuf *b, const red_shape *s, const char *IT) {
   ga_sb_printf(b, "  acc_s a[%d]; bool has[%d];\n", v, v);
   ga_sb_printf(b, "#pragma unroll\n  for (int k = 0; k < %d; k++) { a[k].i = 0; has[k] = %s; %s }\n", v,
                noident(c) ? "false" : "true", noident(c) ? "" : "r_ident(a[k]);");
-  ga_sb_printf(b, "  if (active) {\n#pragma unroll 4\n    for (%s r = r0 + ty; r < r1; r += %d) {\n", IT, TY);
+  /* U rows per step, loaded before any is folded (one bound check) */
+  ga_sb_printf(b, "  if (active) {\n    %s r = r0 + ty;\n", IT);
+  ga_sb_printf(b, "    for (; r + %d < r1; r += %d) {\n      ga_vec<in0_mt, %d> w[%d];\n", (U - 1) * TY, U * TY, v, U);
+  ga_sb_printf(b, "#pragma unroll\n      for (int u = 0; u < %d; u++) {\n", U);
+  gen_rdecomp(b, c, IT, "(r + u * " XSTR(CTY) ")", "        ");
+  ga_sb_printf(b, "        w[u] = *(const ga_vec<in0_mt, %d> *)(in + ioff + roff);\n      }\n", v);
+  ga_sb_printf(b, "#pragma unroll\n      for (int u = 0; u < %d; u++)\n#pragma unroll\n        for (int k = 0; k < %d; k++) r_fold(a[k], has[k], ga_cast<in0_t>(w[u].v[k]), r + u * %d);\n    }\n", U, v, TY);
+  ga_sb_printf(b, "    for (; r < r1; r += %d) {\n", TY);
   gen_rdecomp(b, c, IT, "r", "      ");
-  if (v > 1) {
-    ga_sb_printf(b, "      const ga_vec<in0_mt, %d> w = *(const ga_vec<in0_mt, %d> *)(in + ioff + roff);\n", v, v);
-    ga_sb_printf(b, "#pragma unroll\n      for (int k = 0; k < %d; k++) r_fold(a[k], has[k], ga_cast<in0_t>(w.v[k]), r);\n", v);
-  } else {
-    ga_sb_puts(b, "      r_fold(a[0], has[0], ga_cast<in0_t>(*(const in0_mt *)(in + ioff + roff)), r);\n");
-  }
+  ga_sb_printf(b, "      const ga_vec<in0_mt, %d> w = *(const ga_vec<in0_mt, %d> *)(in + ioff + roff);\n", v, v);
+  ga_sb_printf(b, "#pragma unroll\n      for (int k = 0; k < %d; k++) r_fold(a[k], has[k], ga_cast<in0_t>(w.v[k]), r);\n", v);
   ga_sb_puts(b, "    }\n  }\n");
   /* tree over ty through shared memory (raw bytes: acc_t may have constructors) */
   ga_sb_printf(b, "  __shared__ __align__(16) unsigned char smr[%d * sizeof(acc_s)]; __shared__ bool sh[%d];\n",
