@@ -151,40 +151,45 @@ static void gen_scatter(ga_strbuf *b, const s_gen *g) {
     "  const int cnt = N - base < (IT)TILE ? (int)(N - base) : TILE;\n"
     "  for (int w = 0; w < 8; w++) wcnt[w * 256 + t] = 0;\n"
     "  s_gofs[t] = offs[(size_t)t * ntiles + blockIdx.x];\n"
-    "  E k[KPT];\n  PT p[KPT];\n  unsigned d[KPT], rk[KPT], running = 0;\n"
+    /* warp-major tile: warp w holds keys w*32*KPT .. (w+1)*32*KPT - 1, in
+     * steps of 32 (coalesced), so each warp ranks its own keys in order with
+     * private counters and the block synchronises a few times per tile */
+    "  E k[KPT];\n  PT p[KPT];\n  unsigned d[KPT], rk[KPT];\n"
     "  const unsigned lt = (1u << lane) - 1u;\n"
+    "  const int wbase = warp * 32 * KPT + lane;\n"
     "  __syncthreads();\n"
     "#pragma unroll\n  for (int r = 0; r < KPT; r++) {   /* every load first */\n"
-    "    const int j = r * 256 + t;\n    d[r] = 256u;\n    p[r] = 0;\n"
+    "    const int j = wbase + r * 32;\n    d[r] = 256u;\n    p[r] = 0;\n"
     "    if (j < cnt) {\n      k[r] = kin[base + j];\n");
   if (g->pay_in == 1) ga_sb_puts(b, "      p[r] = (PT)(base + j);\n");
   else if (g->pay_in == 2) ga_sb_puts(b, "      p[r] = pin[base + j];\n");
   ga_sb_puts(b,
     "    }\n  }\n"
+    "  unsigned *myc = wcnt + warp * 256;\n"
     "#pragma unroll\n  for (int r = 0; r < KPT; r++) {\n"
-    "    const int j = r * 256 + t;\n"
+    "    const int j = wbase + r * 32;\n"
     "    if (j < cnt) d[r] = ga_digit(k[r], p[r], byte, rowlen);\n"
     "    const unsigned peers = __match_any_sync(0xffffffffu, d[r]);\n"
-    "    rk[r] = __popc(peers & lt);\n"
-    "    if (j < cnt && (peers & lt) == 0) wcnt[warp * 256 + d[r]] = __popc(peers);\n"
-    "    __syncthreads();\n"
-    "    {  /* digit t: where each warp's run starts among this tile's keys so far */\n"
-    "      unsigned s = running;\n"
-    "      for (int w = 0; w < 8; w++) { const unsigned c = wcnt[w * 256 + t]; wcnt[w * 256 + t] = 0;"
-    " wpre[w * 256 + t] = s; s += c; }\n"
-    "      running = s;\n    }\n"
-    "    __syncthreads();\n"
-    "    if (j < cnt) rk[r] += wpre[warp * 256 + d[r]];\n  }\n"
+    "    const unsigned before = j < cnt ? myc[d[r]] : 0u;\n"
+    "    __syncwarp();\n"
+    "    if (j < cnt && (peers & lt) == 0) myc[d[r]] = before + __popc(peers);\n"
+    "    __syncwarp();\n"
+    "    rk[r] = before + __popc(peers & lt);\n  }\n"
+    "  __syncthreads();\n"
+    "  unsigned running = 0;\n"
+    "  for (int w = 0; w < 8; w++) { const unsigned c = wcnt[w * 256 + t]; wpre[w * 256 + t] = running; running += c; }\n"
+    "  __syncthreads();\n"
+    "#pragma unroll\n  for (int r = 0; r < KPT; r++) if (wbase + r * 32 < cnt) rk[r] += wpre[warp * 256 + d[r]];\n"
     "  /* exclusive scan of the tile's digit counts (running, digit t) */\n"
     "  unsigned x = running;\n"
     "  for (int o = 1; o < 32; o <<= 1) { const unsigned y = __shfl_up_sync(0xffffffffu, x, o); if (lane >= o) x += y; }\n"
     "  if (lane == 31) wsum[warp] = x;\n"
     "  __syncthreads();   /* also: the ranking arrays are free now */\n"
     "  unsigned add = 0;\n  for (int w = 0; w < warp; w++) add += wsum[w];\n"
-    "  s_start[t] = x - running + add;\n"
+  "  s_start[t] = x - running + add;\n"
     "  __syncthreads();\n"
     "#pragma unroll\n  for (int r = 0; r < KPT; r++)\n"
-    "    if (r * 256 + t < cnt) {\n      const unsigned pos = s_start[d[r]] + rk[r];\n      sk[pos] = k[r];\n");
+    "    if (wbase + r * 32 < cnt) {\n      const unsigned pos = s_start[d[r]] + rk[r];\n      sk[pos] = k[r];\n");
   if (carry) ga_sb_puts(b, "      sp[pos] = p[r];\n");
   ga_sb_puts(b, "    }\n  __syncthreads();\n"
                 "  for (int j = t; j < cnt; j += 256) {\n    const E v = sk[j];\n");
