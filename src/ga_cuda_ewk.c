@@ -29,7 +29,7 @@ extern const char ga_kernel_ga_types[];
 /* What every user kernel sees besides ga_types.cuh: CuPy's dtype typedefs,
  * raw arrays, _ind, and the compound assignments and mixed real/complex
  * arithmetic that ga_half and ga_complex lack. */
-static const char prelude[] =
+const char ga_cuda_ewk_prelude[] =
   "typedef signed char int8;\ntypedef unsigned char uint8;\ntypedef short int16;\n"
   "typedef unsigned short uint16;\ntypedef int int32;\ntypedef unsigned int uint32;\n"
   "typedef long long int64;\ntypedef unsigned long long uint64;\ntypedef ga_half float16;\n"
@@ -181,7 +181,7 @@ static char *gen_source(const void *ud) {
   ga_strbuf b;
   ga_sb_init(&b);
   ga_sb_puts(&b, ga_kernel_ga_types);
-  ga_sb_puts(&b, prelude);
+  ga_sb_puts(&b, ga_cuda_ewk_prelude);
   ga_sb_printf(&b, "// ElementwiseKernel %s\n", k->name);
   for (int t = 0; t < k->ntv; t++) ga_sb_printf(&b, "typedef %s %s;\n", ga_dtypes[c->tv_dtype[t]].cuda, k->tnames[t]);
   if (k->preamble[0]) { ga_sb_puts(&b, k->preamble); ga_sb_puts(&b, "\n"); }

@@ -19,6 +19,7 @@
 #include "ga_cuda_kernel.h"
 #include "ga_cuda_queue.h"
 #include "ga_reduce.h"
+#include "ga_redk.h"
 #include "ga_strbuf.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,8 +202,10 @@ static void gen_store(ga_strbuf *b, const char *acc, const char *where, const ch
   ga_sb_printf(b, "%s{ out0_t r; r_post(%s, nred, r); *(out0_mt *)(out + %s) = ga_cast<out0_mt>(r); }\n", ind, acc, where);
 }
 
-/* combine (a, has) over the G threads of a group into lane 0 */
-static void gen_group_combine(ga_strbuf *b, int g) {
+/* combine (a, has) over the G threads of a group into lane 0 (also used by
+ * ReductionKernel's generator, ga_cuda_redk.c: it needs acc_s with a field
+ * i, r_shfl, r_comb, and lane/grp as here) */
+void ga_cuda_red_group_combine(ga_strbuf *b, int g) {
   if (g == 1) return;
   ga_sb_puts(b, "  for (int d = 16; d >= 1; d >>= 1) { acc_s t = r_shfl(a, d); bool ht = __shfl_down_sync(0xffffffffu, has, d); r_comb(a, has, t, ht); }\n");
   if (g == 32) return;
@@ -250,7 +253,7 @@ static void gen_row(ga_strbuf *b, const red_shape *s, const char *IT) {
     ga_sb_puts(b, "      r_fold(a, has, ga_cast<in0_t>(*(const in0_mt *)(in + ioff + roff)), r);\n    }\n");
   }
   ga_sb_puts(b, "  }\n");
-  gen_group_combine(b, g);
+  ga_cuda_red_group_combine(b, g);
   ga_sb_puts(b, "  if (lane == 0 && active) {\n    if (nseg == 1) ");
   gen_store(b, "a", "ooff", "");
   ga_sb_puts(b, "    else part[gid] = a;\n  }\n}\n");
@@ -322,7 +325,7 @@ static void gen_fin(ga_strbuf *b, const red_shape *s, const char *IT) {
   ga_sb_printf(b, "  const %s o = (%s)blockIdx.x * %d + grp;\n  if (o >= nout) return;\n", IT, IT, BLOCK / 32);
   ga_sb_puts(b, "  acc_s a; a.i = 0; bool has = false;\n");
   ga_sb_printf(b, "  for (%s k = lane; k < nseg; k += 32) r_comb(a, has, part[o * nseg + k], true);\n", IT);
-  gen_group_combine(b, 32);
+  ga_cuda_red_group_combine(b, 32);
   gen_odecomp(b, c, IT, "o", "  ");
   ga_sb_puts(b, "  if (lane == 0) ");
   gen_store(b, "a", "ooff", "");

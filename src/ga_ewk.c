@@ -161,6 +161,7 @@ int ga_ewk_init(ga_ewk *k, const char *in_params, const char *out_params, const 
     for (int b = 0; b < a; b++)
       if (!strcmp(nm, k->p[b].name)) return ga_err(GA_EINVAL, "parameter name '%s' is used twice", nm);
   }
+  k->what = "ElementwiseKernel";
   k->name = name;
   k->operation = operation;
   k->preamble = preamble;
@@ -287,9 +288,9 @@ static int bind(const ga_ewk *k, int a, int dt, int *tv, int *tv_from) {
   const char *role = p->out ? "output" : "argument";
   if (p->dtype >= 0) {
     if (dt != p->dtype)
-      return ga_err(GA_ETYPE, "%s #%d (%s) is %s but the parameter is declared %s; ElementwiseKernel does not "
-                    "cast arrays (as CuPy): convert it first, e.g. ga.asarray(x, \"%s\")", role, a + 1, p->name,
-                    ga_dtypes[dt].name, ga_dtypes[p->dtype].name, ga_dtypes[p->dtype].name);
+      return ga_err(GA_ETYPE, "%s #%d (%s) is %s but the parameter is declared %s; %s does not cast arrays "
+                    "(as CuPy): convert it first, e.g. ga.asarray(x, \"%s\")", role, a + 1, p->name,
+                    ga_dtypes[dt].name, ga_dtypes[p->dtype].name, k->what, ga_dtypes[p->dtype].name);
     return GA_OK;
   }
   int t = p->tvar;
@@ -301,8 +302,8 @@ static int bind(const ga_ewk *k, int a, int dt, int *tv, int *tv_from) {
   return GA_OK;
 }
 
-int ga_ewk_prepare(const ga_ewk *k, const ga_ewk_operand *ops, int nargs, int64_t size,
-                   int default_device, ga_ewk_plan *plan) {
+int ga_ewk_resolve(const ga_ewk *k, const ga_ewk_operand *ops, int nargs, int default_device,
+                   ga_ewk_plan *plan) {
   int np = k->nin + k->nout;
   if (nargs != k->nin && nargs != np) {
     if (k->nout == 0) return ga_err(GA_EINVAL, "takes %d argument%s, got %d", k->nin, k->nin == 1 ? "" : "s", nargs);
@@ -322,8 +323,8 @@ int ga_ewk_prepare(const ga_ewk *k, const ga_ewk_operand *ops, int nargs, int64_
     if (!o->arr->buf) return ga_err(GA_EFREED, "argument #%d (%s): array has been freed", a + 1, k->p[a].name);
     int d = GA_DEVICE(o->arr);
     if (d == GA_CPU)
-      return ga_err(GA_EDEVICE, "ElementwiseKernel needs a CUDA device: argument #%d (%s) is a host (cpu) array; "
-                    "host arrays run built-in ops only (move it with ga.asarray(x))", a + 1, k->p[a].name);
+      return ga_err(GA_EDEVICE, "%s needs a CUDA device: argument #%d (%s) is a host (cpu) array; "
+                    "host arrays run built-in ops only (move it with ga.asarray(x))", k->what, a + 1, k->p[a].name);
     if (first < 0) { first = a; device = d; }
     else if (d != device)
       return ga_err(GA_EDEVICE, "arguments are on different devices (#%d %s on %s, #%d %s on %s)", first + 1,
@@ -331,8 +332,8 @@ int ga_ewk_prepare(const ga_ewk *k, const ga_ewk_operand *ops, int nargs, int64_
   }
   if (first < 0) {
     if (default_device == GA_CPU)
-      return ga_err(GA_EDEVICE, "ElementwiseKernel needs a CUDA device (no array argument, and the current "
-                    "device is cpu)");
+      return ga_err(GA_EDEVICE, "%s needs a CUDA device (no array argument, and the current device is cpu)",
+                    k->what);
     device = default_device;
   }
 
@@ -365,6 +366,15 @@ int ga_ewk_prepare(const ga_ewk *k, const ga_ewk_operand *ops, int nargs, int64_
     plan->dtype[a] = dt;
     if (a < k->nin && ops[a].kind != GA_EWK_ARRAY && (rc = check_scalar(k, a, &ops[a], dt))) return rc;
   }
+  plan->nargs = nargs;
+  plan->device = device;
+  return GA_OK;
+}
+
+int ga_ewk_prepare(const ga_ewk *k, const ga_ewk_operand *ops, int nargs, int64_t size,
+                   int default_device, ga_ewk_plan *plan) {
+  int np = k->nin + k->nout, rc;
+  if ((rc = ga_ewk_resolve(k, ops, nargs, default_device, plan))) return rc;
 
   /* the loop shape */
   const ga_array *arrs[GA_EWK_MAXARGS];
@@ -394,8 +404,6 @@ int ga_ewk_prepare(const ga_ewk *k, const ga_ewk_operand *ops, int nargs, int64_
                     "when every array argument is raw", k->p[a].name);
     }
   }
-  plan->nargs = nargs;
-  plan->device = device;
   return GA_OK;
 }
 

@@ -24,6 +24,7 @@ typedef struct ga_ewk {
   ga_ewk_param p[GA_EWK_MAXARGS];   /* inputs then outputs */
   int ntv;                          /* type placeholders, in order of appearance */
   char tnames[GA_EWK_MAXARGS][GA_EWK_NAMELEN];
+  const char *what;                 /* "ElementwiseKernel" (or the kernel family reusing this), for messages */
   /* not owned; they must outlive the object (the binding keeps them) */
   const char *name, *operation, *preamble, *loop_prep, *after_loop;
   bool reduce_dims;
@@ -66,6 +67,11 @@ typedef struct ga_ewk_plan {
  * outputs given. */
 int ga_ewk_prepare(const ga_ewk *k, const ga_ewk_operand *ops, int nargs, int64_t size,
                    int default_device, ga_ewk_plan *plan);
+/* The first half of ga_ewk_prepare (also ReductionKernel's): the argument
+ * count, devices, dtypes and placeholders, Lua values; sets plan->nargs,
+ * device, dtype and tv_dtype. */
+int ga_ewk_resolve(const ga_ewk *k, const ga_ewk_operand *ops, int nargs, int default_device,
+                   ga_ewk_plan *plan);
 /* The shape an output that was not given gets. */
 void ga_ewk_out_shape(const ga_ewk_plan *plan, int *ndim, int64_t *shape);
 
@@ -111,5 +117,8 @@ int ga_ewk_build(const ga_ewk *k, const ga_ewk_plan *plan, const ga_ewk_operand 
 /* CUDA backend (ga_cuda_ewk.c) */
 int ga_cuda_ewk(const ga_ewk_call *c);
 char *ga_cuda_ewk_source(const ga_ewk_call *c);   /* malloc'ed; NULL + message on failure */
+/* What every user kernel source starts with after ga_types.cuh: CuPy's dtype
+ * typedefs, ga_raw_c/ga_raw_s, ga_ind, half and complex operators. */
+extern const char ga_cuda_ewk_prelude[];
 
 #endif

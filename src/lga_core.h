@@ -73,6 +73,7 @@ void lga_open_device(lua_State *L);
 void lga_open_blas(lua_State *L);
 void lga_open_kernels(lua_State *L);
 void lga_open_ewk(lua_State *L);        /* ga.ElementwiseKernel */
+void lga_open_redk(lua_State *L);       /* ga.ReductionKernel (lga_redk.c) */
 void lga_open_raw(lua_State *L);        /* ga.RawKernel, ga.RawModule, ga.scalar (lga_raw.c) */
 void lga_open_dtype(lua_State *L);      /* can_cast, result_type, promote_types */
 void lga_open_join(lua_State *L);       /* joins, splits, item selection (lga_join.c, lga_select.c) */

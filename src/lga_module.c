@@ -60,6 +60,7 @@ int luaopen_gpuarray_core(lua_State *L) {
   lga_open_blas(L);
   lga_open_kernels(L);
   lga_open_ewk(L);
+  lga_open_redk(L);
   lga_open_raw(L);
   lga_open_dtype(L);
   lga_open_join(L);
