@@ -679,6 +679,7 @@ function ga.get_default_pinned_memory_pool() return pinned_pool end
 -- print(ga.core.clock() - t0 >= 0)   --> true
 
 ga.ElementwiseKernel = require("gpuarray.kernel").ElementwiseKernel   -- documented in kernel.lua
+ga.ReductionKernel = require("gpuarray.kernel").ReductionKernel     -- documented in kernel.lua
 do local r = require "gpuarray.raw"; ga.RawKernel, ga.RawModule, ga.scalar = r.RawKernel, r.RawModule, r.scalar end
 
 return ga

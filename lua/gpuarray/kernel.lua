@@ -87,4 +87,66 @@ local M = {}
 -- end
 M.ElementwiseKernel = core.ElementwiseKernel
 
+--- A user-defined reduction kernel (CuPy's `ReductionKernel`).
+--
+-- `in_params` and `out_params` use ElementwiseKernel's declarations (dtype
+-- names or type placeholders such as `T`; `raw` is refused: the expressions
+-- see one element of each input).  Per element of the broadcast inputs,
+-- `map_expr` (an expression of the inputs, scalars included) gives a value
+-- of the reduce type; `reduce_expr` combines two of them, `a` and `b`
+-- (it must be associative: the order of combination is a fixed tree, so a
+-- result has the same bits on every run); `post_map_expr` assigns the
+-- outputs from `a`, the reduced value (`_in_ind.size()` and
+-- `_out_ind.size()` are the numbers of input and output elements, as in
+-- CuPy).  The reduce type is the option `reduce_type` (a dtype name or a
+-- placeholder), else the first output's type (CuPy); the source calls it
+-- `_type_reduce`.  `identity` is a C expression (a string, or a Lua
+-- number) of that type, the value of an empty reduction; nil means none,
+-- and then reducing an empty axis is an error.  An identity that is not
+-- one expression (empty, unbalanced, with `;` or braces) is refused at
+-- construction; one NVRTC rejects is named in the compile error.
+--
+-- Call `k(x, y [, outputs...] [, {axis=, keepdims=, out=}])`: `axis` is
+-- 1-based (negative from the end), an integer or a table, nil for all axes
+-- of the broadcast inputs; `out=` for a kernel of one output.  Outputs are
+-- allocated with their parameters' dtypes (placeholders resolved from the
+-- inputs, as ElementwiseKernel: arrays are not cast), or given and checked.
+-- Arrays must be on the current CUDA device (host arrays are an error, as
+-- for ElementwiseKernel).  The call does not synchronise.  Kernels are the
+-- built-in reductions' (vector loads, split long reductions, column
+-- kernels for leading axes), cached per device by structure and on disk.
+--
+-- Attributes `name nin nout nargs in_params out_params map_expr
+-- reduce_expr post_map_expr identity reduce_type preamble reduce_dims`;
+-- `k:source(types [, opts])` and `k:compile(types [, opts])` need no GPU:
+-- `types` lists the inputs (a dtype name for an array, a Lua value for a
+-- scalar); `opts` are `shape` (of the virtual inputs, default `{64, 1024}`),
+-- `layout` (`"contiguous"` or `"transposed"`), `axis`, `keepdims`, `arch`,
+-- and `second` (the kernel that combines the parts of a split reduction).
+-- @function ga.ReductionKernel
+-- @tparam string in_params input declarations, e.g. `"T x, T y"`
+-- @tparam string out_params output declarations, e.g. `"T z"`
+-- @tparam string map_expr the value of one element, e.g. `"x * y"`
+-- @tparam string reduce_expr combines `a` and `b`, e.g. `"a + b"`
+-- @tparam string post_map_expr sets the outputs from `a`, e.g. `"z = a"`
+-- @tparam string|number|nil identity e.g. `"0"`; nil: none
+-- @tparam[opt="reduce_kernel"] string name the kernel's name (a C identifier)
+-- @tparam[opt] table options `reduce_type`, `preamble`, `reduce_dims`, `name`
+-- @return a callable kernel object
+-- @usage
+-- local dot = ga.ReductionKernel("T x, T y", "T z", "x * y", "a + b", "z = a", "0", "dot")
+-- print(dot.nin, dot.nout, dot.reduce_type)     --> 2  1  T
+-- print(dot:compile({"float32", "float32"}) > 0)   --> true
+-- local l2 = ga.ReductionKernel("T x", "float32 y", "x * x", "a + b", "y = sqrt(a)", 0, "l2",
+--                               { reduce_type = "float32" })
+-- local amax = ga.ReductionKernel("T x", "T y", "x", "a > b ? a : b", "y = a", nil, "amax")
+-- if ga.cuda.is_available() then
+--   local x = ga.arange(6, "float32"):reshape(2, 3)
+--   print(dot(x, x))                            --> array(55., dtype=float32)
+--   print(dot(x, ga.ones(3, "float32"), { axis = 2 }))   --> array([ 3., 12.], dtype=float32)
+--   print(amax(x, { axis = 1, keepdims = true }))   --> array([[3., 4., 5.]], dtype=float32)
+--   print(l2(ga.asarray({3, 4}, "float16")))    --> array(5., dtype=float32)
+-- end
+M.ReductionKernel = core.ReductionKernel
+
 return M
