@@ -60,7 +60,7 @@ test: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory test-c
 	@$(MAKE) --no-print-directory test-embed
-	$(LUA) $(BUSTED) --lua=$(LUA)
+	$(LUA) $(BUSTED) --lua=$(LUA) --cpath="./$(BUILD)/?.so"
 
 # C unit tests of the pieces that need no Lua (caching allocator, host
 # backend), under AddressSanitizer and UBSan.
@@ -73,7 +73,7 @@ test-c: test-host-c | $(BUILD)/obj
 test-embed: $(MODULE)
 	$(CC) -std=gnu99 -g -O1 -Wall -Wextra -I$(LUA_INCDIR) spec/c/test_embed.c -o $(BUILD)/test_embed \
 	  $(LUA_LIB) -pthread -ldl -lm
-	$(BUILD)/test_embed
+	GPUARRAY_BUILD=$(BUILD) $(BUILD)/test_embed
 
 test-host-c: | $(BUILD)/obj
 	$(CC) -std=gnu99 -fwrapv -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \

@@ -288,7 +288,7 @@ end
 function helper.lua_env()
   local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
   return "LUA_PATH=" .. q("lua/?.lua;lua/?/init.lua;" .. package.path) ..
-         " LUA_CPATH=" .. q("build/?.so;" .. package.cpath)
+         " LUA_CPATH=" .. q(package.cpath)   -- busted's cpath first: build/ or make's $(BUILD)/
 end
 
 return helper

@@ -12,7 +12,7 @@ local function sh(cmd)
 end
 
 local lua = "lua5.4"
-local paths = 'LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/?.so;;" '
+local paths = require("spec.helper").lua_env() .. " "
 
 describe("kernel templates", function()
   for _, op in ipairs(core.ops()) do

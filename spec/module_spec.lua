@@ -20,7 +20,7 @@ describe("module", function()
   end)
 
   it("honours GPUARRAY_DEVICE=cpu and rejects a bad value", function()
-    local env = 'LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/?.so;;" '
+    local env = require("spec.helper").lua_env() .. " "
     local prog = [[ -e 'io.write(require("gpuarray").zeros(1).device)']]
     local p = assert(io.popen(env .. "GPUARRAY_DEVICE=cpu lua5.4" .. prog .. " 2>&1"))
     assert.are.equal("cpu", p:read("a"))

@@ -74,7 +74,7 @@ describe("launch queue", function()
 
   it("GPUARRAY_BATCH=0 launches directly and gives the same results", function()
     if not ga.cuda.is_available() then pending("no GPU") return end
-    local env = 'LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/?.so;;" '
+    local env = require("spec.helper").lua_env() .. " "
     local prog = " -e 'local ga = require \"gpuarray\"; local x = ga.zeros(4); " ..
       "for i = 1, 100 do x = x + i end; io.write(x:get():totable()[4])'"
     for _, b in ipairs({ "0", "1" }) do

@@ -108,11 +108,11 @@ static void plan(const ga_red_call *c, red_shape *s, int nsm) {
     for (int d = 0; d < c->ondim && ok; d++) ok = c->istr_o[d] % 16 == 0;
     if (ok) s->v = v;
   }
-  /* split into about four waves of blocks (a partly filled last wave then
+  /* split into about two waves of blocks (a partly filled last wave then
    * costs little), each thread taking at least 8 steps of U loads */
   int64_t threads = c->nout * s->g, chunk = (int64_t)s->g * s->v * U * 8;
   if (threads * 2 <= target && n >= 2 * chunk) {
-    int64_t nseg = 4 * target / threads, maxseg = n / chunk;
+    int64_t nseg = 2 * target / threads, maxseg = n / chunk;
     if (nseg > maxseg) nseg = maxseg;
     if (nseg > 1) {
       int64_t seg = (n + nseg - 1) / nseg;
@@ -321,11 +321,14 @@ static void gen_fin(ga_strbuf *b, const red_shape *s, const char *IT) {
     ga_sb_puts(b, "}\n");
     return;
   }
-  ga_sb_printf(b, "  const int lane = threadIdx.x %% 32, grp = threadIdx.x / 32;\n");
-  ga_sb_printf(b, "  const %s o = (%s)blockIdx.x * %d + grp;\n  if (o >= nout) return;\n", IT, IT, BLOCK / 32);
+  /* a group per output (a warp, or the whole block for many segments);
+   * groups leave together, so the barriers of a block group are safe */
+  int g = s->g;
+  ga_sb_printf(b, "  const int lane = threadIdx.x %% %d, grp = threadIdx.x / %d;\n", g, g);
+  ga_sb_printf(b, "  const %s o = (%s)blockIdx.x * %d + grp;\n  if (o >= nout) return;\n", IT, IT, BLOCK / g);
   ga_sb_puts(b, "  acc_s a; a.i = 0; bool has = false;\n");
-  ga_sb_printf(b, "  for (%s k = lane; k < nseg; k += 32) r_comb(a, has, part[o * nseg + k], true);\n", IT);
-  ga_cuda_red_group_combine(b, 32);
+  ga_sb_printf(b, "  for (%s k = lane; k < nseg; k += %d) r_comb(a, has, part[o * nseg + k], true);\n", IT, g);
+  ga_cuda_red_group_combine(b, g);
   gen_odecomp(b, c, IT, "o", "  ");
   ga_sb_puts(b, "  if (lane == 0) ");
   gen_store(b, "a", "ooff", "");
@@ -360,7 +363,10 @@ static void make_key(const red_shape *s, ga_kkey *key) {
 char *ga_cuda_reduce_source(const ga_red_call *c, int second) {
   red_shape s;
   plan(c, &s, 132);
-  if (second) s.kind = s.kind == K_COL ? K_FIN_COL : K_FIN_ROW;
+  if (second) {
+    s.kind = s.kind == K_COL ? K_FIN_COL : K_FIN_ROW;
+    s.g = s.nseg >= 512 ? BLOCK : 32;
+  }
   return gen_source(&s);
 }
 
@@ -416,10 +422,10 @@ int ga_cuda_reduce(const ga_red_call *c) {
   if (!rc && s.nseg > 1) {
     red_shape f = s;
     f.kind = s.kind == K_COL ? K_FIN_COL : K_FIN_ROW;
-    f.g = 32;
+    f.g = s.nseg >= 512 ? BLOCK : 32;
     f.v = 1;
     f.contig = 0;
-    int64_t per = f.kind == K_FIN_COL ? BLOCK : BLOCK / 32, bx = (c->nout + per - 1) / per;
+    int64_t per = f.kind == K_FIN_COL ? BLOCK : BLOCK / f.g, bx = (c->nout + per - 1) / per;
     rc = launch(&f, c, pp, (unsigned)bx, 1);
   }
 done:

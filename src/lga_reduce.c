@@ -77,7 +77,8 @@ static int l_reduce(lua_State *L) {
   if (opts) {
     lga_check_options(L, opts, fname, red_opts);
     lua_getfield(L, opts, "axis");
-    axis_idx = lua_gettop(L);
+    if (opts == 2 || lua_isnil(L, 2)) axis_idx = lua_gettop(L);   /* else f(x, axis, opts) */
+    else if (!lua_isnil(L, -1)) lga_errorf(L, fname, "axis given twice (argument 2 and axis=)");
     lua_getfield(L, opts, "keepdims");
     keepdims = lua_toboolean(L, -1);
     lua_getfield(L, opts, "dtype");

@@ -12,7 +12,7 @@
 
 static const char *script =
   "package.path = 'lua/?.lua;lua/?/init.lua;' .. package.path\n"
-  "package.cpath = 'build/?.so;' .. package.cpath\n"
+  "package.cpath = (os.getenv('GPUARRAY_BUILD') or 'build') .. '/?.so;' .. package.cpath\n"
   "local ga = require 'gpuarray'\n"
   "local id = ...\n"
   "local dts = {'float32', 'float64', 'int32', 'int8', 'float16'}\n"
