@@ -69,7 +69,9 @@ typedef CUresult (*launch_fn)(CUfunction, unsigned, unsigned, unsigned, unsigned
                               unsigned, CUstream, void **, void **);
 typedef CUresult (*kgf_fn)(CUfunction *, CUkernel);
 typedef CUresult (*errstr_fn)(CUresult, const char **);
+typedef CUresult (*occ_fn)(int *, CUfunction, int, size_t);
 static launch_fn drv_launch;
+static occ_fn drv_occupancy;
 static errstr_fn drv_error_string;
 static kgf_fn drv_kernel_get_function;
 static pthread_once_t drv_once = PTHREAD_ONCE_INIT;
@@ -87,6 +89,10 @@ static void find_driver_entry_points(void) {
     if (cudaGetDriverEntryPointByVersion("cuGetErrorString", &h, 12000, cudaEnableDefault, &q) == cudaSuccess &&
         q == cudaDriverEntryPointSuccess)
       drv_error_string = (errstr_fn)h;
+    if (cudaGetDriverEntryPointByVersion("cuOccupancyMaxActiveBlocksPerMultiprocessor", &h, 12000,
+                                         cudaEnableDefault, &q) == cudaSuccess &&
+        q == cudaDriverEntryPointSuccess)
+      drv_occupancy = (occ_fn)h;
   }
   cudaGetLastError();
 }
@@ -122,6 +128,19 @@ int ga_cuda_kernel_function(void *cuda_kernel, void **kernel) {
   if (r != CUDA_SUCCESS) return ga_err(GA_ECUDA, "CUDA error in cuKernelGetFunction (%d)", (int)r);
   *kernel = fn;
   return GA_OK;
+}
+
+int ga_cuda_kernel_occupancy(void *kernel, int block, int smem) {
+  int n = 0;
+  if (drv_kernel_get_function) {   /* kernel is a CUfunction */
+    if (!drv_occupancy || drv_occupancy(&n, (CUfunction)kernel, block, (size_t)smem) != CUDA_SUCCESS) return 0;
+    return n;
+  }
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, (const void *)kernel, block, (size_t)smem) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return n;
 }
 
 static int load(int dev, const char *name, ga_kgen_fn gen, const void *ud, void **kernel) {

@@ -20,6 +20,9 @@ int ga_cuda_launch_now3(void *kernel, const unsigned grid[3], const unsigned blo
 /* A cudaKernel_t from a loaded library -> what the launches take (a
  * CUfunction of the current context when the driver entry points exist). */
 int ga_cuda_kernel_function(void *cuda_kernel, void **kernel);
+/* Resident blocks per multiprocessor of a kernel from ga_cuda_kernel_get
+ * for `block` threads and `smem` dynamic bytes (0 when unknown). */
+int ga_cuda_kernel_occupancy(void *kernel, int block, int smem);
 /* Compute capability as an integer (90 for sm_90). */
 int ga_cuda_arch(int dev);
 

@@ -43,6 +43,7 @@ typedef struct red_shape {
   int v;           /* elements per vector load (1 = none) */
   int contig;      /* ROW: the reduced dimension is contiguous (1-d) */
   int idx64;
+  int ridx64;      /* positions within a reduced row need 64 bits */
   int64_t nseg, seg;   /* segments per output and their length */
 } red_shape;
 
@@ -75,6 +76,7 @@ static void plan(const ga_red_call *c, red_shape *s, int nsm) {
   memset(s, 0, sizeof *s);
   s->c = c;
   s->idx64 = needs_idx64(c);
+  s->ridx64 = c->nred >= IDX32_LIMIT;
   s->v = 1;
   s->nseg = 1;
   s->seg = c->nred > 0 ? c->nred : 1;
@@ -108,11 +110,11 @@ static void plan(const ga_red_call *c, red_shape *s, int nsm) {
     for (int d = 0; d < c->ondim && ok; d++) ok = c->istr_o[d] % 16 == 0;
     if (ok) s->v = v;
   }
-  /* split into about two waves of blocks (a partly filled last wave then
-   * costs little), each thread taking at least 8 steps of U loads */
+  /* split into about eight waves of blocks (a partly filled last wave then
+   * costs little, whatever the occupancy), each thread taking at least 8 steps of U loads */
   int64_t threads = c->nout * s->g, chunk = (int64_t)s->g * s->v * U * 8;
   if (threads * 2 <= target && n >= 2 * chunk) {
-    int64_t nseg = 2 * target / threads, maxseg = n / chunk;
+    int64_t nseg = 8 * target / threads, maxseg = n / chunk;
     if (nseg > maxseg) nseg = maxseg;
     if (nseg > 1) {
       int64_t seg = (n + nseg - 1) / nseg;
@@ -232,20 +234,23 @@ static void gen_row(ga_strbuf *b, const red_shape *s, const char *IT) {
   ga_sb_printf(b, "  const %s r0 = sg * seg, r1 = r0 + seg < nred ? r0 + seg : nred;\n", IT);
   ga_sb_printf(b, "  %s\n  if (active) {\n", acc_init(c));
   if (s->contig) {
-    ga_sb_puts(b, "    const in0_mt *row = (const in0_mt *)(in + ioff);\n");
+    /* positions within a row in 32 bits when they fit, whatever the byte
+     * offsets of the rows need */
+    const char *RT = s->ridx64 ? "long long" : "int";
+    ga_sb_printf(b, "    const in0_mt *row = (const in0_mt *)(in + ioff);\n    const %s q0 = (%s)r0, q1 = (%s)r1;\n", RT, RT, RT);
     if (v > 1) {
       /* U vectors per step, loaded before any is folded: one bound check
        * for all, so the loads are in flight together */
-      ga_sb_printf(b, "    %s r = r0 + (%s)lane * %d;\n", IT, IT, v);
-      ga_sb_printf(b, "    for (; r + %d <= r1; r += %d) {\n      ga_vec<in0_mt, %d> w[%d];\n", (U - 1) * g * v + v, U * g * v, v, U);
+      ga_sb_printf(b, "    %s r = q0 + lane * %d;\n", RT, v);
+      ga_sb_printf(b, "    for (; r + %d <= q1; r += %d) {\n      ga_vec<in0_mt, %d> w[%d];\n", (U - 1) * g * v + v, U * g * v, v, U);
       ga_sb_printf(b, "#pragma unroll\n      for (int u = 0; u < %d; u++) w[u] = *(const ga_vec<in0_mt, %d> *)(row + r + u * %d);\n", U, v, g * v);
       ga_sb_printf(b, "#pragma unroll\n      for (int u = 0; u < %d; u++)\n#pragma unroll\n        for (int k = 0; k < %d; k++) r_fold(a, has, ga_cast<in0_t>(w[u].v[k]), r + u * %d + k);\n    }\n", U, v, g * v);
-      ga_sb_printf(b, "    for (; r + %d <= r1; r += %d) {\n", v, g * v);
+      ga_sb_printf(b, "    for (; r + %d <= q1; r += %d) {\n", v, g * v);
       ga_sb_printf(b, "      const ga_vec<in0_mt, %d> w = *(const ga_vec<in0_mt, %d> *)(row + r);\n", v, v);
       ga_sb_printf(b, "#pragma unroll\n      for (int k = 0; k < %d; k++) r_fold(a, has, ga_cast<in0_t>(w.v[k]), r + k);\n    }\n", v);
-      ga_sb_printf(b, "    for (%s t = r; t < r1 && t < r + %d; t++) r_fold(a, has, ga_cast<in0_t>(row[t]), t);\n", IT, v);
+      ga_sb_printf(b, "    for (%s t = r; t < q1 && t < r + %d; t++) r_fold(a, has, ga_cast<in0_t>(row[t]), t);\n", RT, v);
     } else {
-      ga_sb_printf(b, "#pragma unroll 4\n    for (%s r = r0 + lane; r < r1; r += %d) r_fold(a, has, ga_cast<in0_t>(row[r]), r);\n", IT, g);
+      ga_sb_printf(b, "#pragma unroll 4\n    for (%s r = q0 + lane; r < q1; r += %d) r_fold(a, has, ga_cast<in0_t>(row[r]), r);\n", RT, g);
     }
   } else {
     ga_sb_printf(b, "#pragma unroll 4\n    for (%s r = r0 + lane; r < r1; r += %d) {\n", IT, g);
@@ -356,7 +361,7 @@ static void make_key(const red_shape *s, ga_kkey *key) {
   key->w[0] = (uint64_t)c->op->id | (uint64_t)c->T << 8 | (uint64_t)c->acc << 13 | (uint64_t)c->out_dtype << 18 |
               (uint64_t)s->kind << 23 | (uint64_t)s->idx64 << 26 | (uint64_t)c->ondim << 27 |
               (uint64_t)c->rndim << 33 | 3ull << 40 /* kind: reduction row */;
-  key->w[1] = (uint64_t)s->g | (uint64_t)s->v << 16 | (uint64_t)s->contig << 24;
+  key->w[1] = (uint64_t)s->g | (uint64_t)s->v << 16 | (uint64_t)s->contig << 24 | (uint64_t)s->ridx64 << 25;
 }
 
 /* source of the first kernel of a call, for the NVRTC spec rows */
@@ -405,7 +410,28 @@ int ga_cuda_reduce(const ga_red_call *c) {
   int rc = ga_cuda_set_device(c->device);
   if (rc) return rc;
   red_shape s;
-  plan(c, &s, sms(c->device));
+  int nsm = sms(c->device);
+  plan(c, &s, nsm);
+  if (s.kind == K_ROW && s.nseg > 1) {
+    /* a split reduction: exactly two full waves of resident blocks, so that
+     * no SM idles through a partial last wave (the kernel does not depend
+     * on the split: same cache entry) */
+    ga_kkey key;
+    make_key(&s, &key);
+    void *kernel;
+    if ((rc = ga_cuda_kernel_get(c->device, &key, "ga_red", gen_source, &s, &kernel))) return rc;
+    int occ = ga_cuda_kernel_occupancy(kernel, BLOCK, 0);
+    if (occ > 0) {
+      int64_t per = BLOCK / s.g, want = (2 * (int64_t)occ * nsm * per + c->nout - 1) / c->nout;
+      int64_t chunk = (int64_t)s.g * s.v * U * 8, maxseg = c->nred / chunk;
+      if (want > maxseg) want = maxseg;
+      if (want > 1) {
+        int64_t seg = (c->nred + want - 1) / want;
+        s.seg = (seg + s.v - 1) / s.v * s.v;
+        s.nseg = (c->nred + s.seg - 1) / s.seg;
+      }
+    }
+  }
   ga_buffer *part = NULL;
   if (s.nseg > 1 && (rc = ga_buffer_new(c->device, acc_size(c) * (size_t)(c->nout * s.nseg), c->stream, &part)))
     return rc;
