@@ -29,7 +29,7 @@
 #include <string.h>
 
 #define NT 256                /* threads per block of the sort kernels */
-#define SCAN_CHUNK 4096       /* counts per block of the scan kernels */
+#define SCAN_TPC 64           /* tiles per chunk of the offset scan */
 #define BIG_LIMIT ((int64_t)INT32_MAX - (1 << 20))
 
 enum { K_HIST, K_SCATTER, K_SCAN_REDUCE, K_SCAN_PARTS, K_SCAN_DOWN, K_SEARCH };
@@ -130,7 +130,7 @@ static void gen_hist(ga_strbuf *b, const s_gen *g) {
                 "    const IT i = base + r * 256 + t;\n    if (i < N) {\n");
   ga_sb_printf(b, "      const PT p = %s;\n", g->pay_in == 2 ? "pay[i]" : g->pay_in == 1 ? "(PT)i" : "0");
   ga_sb_puts(b, "      atomicAdd(&h[ga_digit(keys[i], p, byte, rowlen)], 1u);\n    }\n  }\n  (void)pay;\n"
-                "  __syncthreads();\n  counts[(size_t)t * ntiles + blockIdx.x] = h[t];\n}\n");
+                "  __syncthreads();\n  counts[(size_t)blockIdx.x * 256 + t] = h[t];   /* [tile][digit]: coalesced */\n  (void)ntiles;\n}\n");
 }
 
 static void gen_scatter(ga_strbuf *b, const s_gen *g) {
@@ -150,7 +150,7 @@ static void gen_scatter(ga_strbuf *b, const s_gen *g) {
     "  const IT base = (IT)blockIdx.x * TILE;\n"
     "  const int cnt = N - base < (IT)TILE ? (int)(N - base) : TILE;\n"
     "  for (int w = 0; w < 8; w++) wcnt[w * 256 + t] = 0;\n"
-    "  s_gofs[t] = offs[(size_t)t * ntiles + blockIdx.x];\n"
+    "  s_gofs[t] = offs[(size_t)blockIdx.x * 256 + t];\n  (void)ntiles;\n"
     /* warp-major tile: warp w holds keys w*32*KPT .. (w+1)*32*KPT - 1, in
      * steps of 32 (coalesced), so each warp ranks its own keys in order with
      * private counters and the block synchronises a few times per tile */
@@ -202,49 +202,38 @@ static void gen_scatter(ga_strbuf *b, const s_gen *g) {
   ga_sb_puts(b, "  }\n}\n");
 }
 
-/* Block-wide sum / exclusive scan helpers for the scan kernels (1-d blocks
- * of a multiple of 32 threads, at most 1024). */
-static void gen_block_scan(ga_strbuf *b) {
-  ga_sb_puts(b,
-    "__device__ __forceinline__ CT ga_block_exscan(CT v, CT *total) {\n"
-    "  __shared__ CT ws[32];\n"
-    "  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;\n"
-    "  CT x = v;\n"
-    "  for (int o = 1; o < 32; o <<= 1) { const CT y = __shfl_up_sync(0xffffffffu, x, o); if (lane >= o) x += y; }\n"
-    "  if (lane == 31) ws[warp] = x;\n  __syncthreads();\n"
-    "  CT add = 0, tot = 0;\n  for (int w = 0; w < nw; w++) { if (w < warp) add += ws[w]; tot += ws[w]; }\n"
-    "  __syncthreads();   /* ws is reused by the next call */\n"
-    "  *total = tot;\n  return x - v + add;\n}\n");
-}
-
+/* The tiles' digit counts, [tile][digit], become each (digit, tile)'s
+ * output offset: the exclusive prefix in digit-major order.  Every access
+ * is coalesced (a block's 256 threads are the 256 digits): per chunk of TPC
+ * tiles a sum per digit (reduce), the chunks' starts from the digit totals
+ * (parts, one block), then each chunk's tiles in order (down). */
 static void gen_scan(ga_strbuf *b, const s_gen *g) {
-  gen_block_scan(b);
-  ga_sb_printf(b, "#define CHUNK %d\n", SCAN_CHUNK);
+  ga_sb_printf(b, "#define TPC %d\n", SCAN_TPC);
   if (g->which == K_SCAN_REDUCE)
-    ga_sb_printf(b, "extern \"C\" __global__ void __launch_bounds__(%d) ga_scan_reduce(const CT *c, long long M, CT *parts) {\n"
-                 "  const long long base = (long long)blockIdx.x * CHUNK;\n  CT s = 0;\n"
-                 "  for (int j = threadIdx.x; j < CHUNK; j += %d) if (base + j < M) s += c[base + j];\n"
-                 "  CT tot;\n  ga_block_exscan(s, &tot);\n  if (threadIdx.x == 0) parts[blockIdx.x] = tot;\n}\n", NT, NT);
-  else if (g->which == K_SCAN_PARTS)   /* one block of 1024 threads */
-    ga_sb_puts(b, "extern \"C\" __global__ void __launch_bounds__(1024) ga_scan_parts(CT *parts, long long np) {\n"
-                  "  CT carry = 0;\n"
-                  "  for (long long base = 0; base < np; base += 1024) {\n"
-                  "    const long long j = base + threadIdx.x;\n    const CT v = j < np ? parts[j] : 0;\n"
-                  "    CT tot;\n    const CT e = ga_block_exscan(v, &tot);\n"
-                  "    if (j < np) parts[j] = carry + e;\n    carry += tot;\n  }\n}\n");
-  else   /* each thread scans 16 consecutive counts staged in shared memory */
-    ga_sb_printf(b, "extern \"C\" __global__ void __launch_bounds__(%d) ga_scan_down(CT *c, long long M, const CT *parts) {\n"
-                 "  __shared__ CT sh[CHUNK];\n"
-                 "  const long long base = (long long)blockIdx.x * CHUNK;\n"
-                 "  for (int j = threadIdx.x; j < CHUNK; j += %d) sh[j] = base + j < M ? c[base + j] : 0;\n"
-                 "  __syncthreads();\n"
-                 "  CT s = 0;\n  const int q = threadIdx.x * (CHUNK / %d);\n"
-                 "  for (int i = 0; i < CHUNK / %d; i++) s += sh[q + i];\n"
-                 "  CT tot;\n  CT e = ga_block_exscan(s, &tot) + parts[blockIdx.x];\n"
-                 "  for (int i = 0; i < CHUNK / %d; i++) { const CT v = sh[q + i]; sh[q + i] = e; e += v; }\n"
-                 "  __syncthreads();\n"
-                 "  for (int j = threadIdx.x; j < CHUNK; j += %d) if (base + j < M) c[base + j] = sh[j];\n}\n",
-                 NT, NT, NT, NT, NT, NT);
+    ga_sb_puts(b, "extern \"C\" __global__ void __launch_bounds__(256) ga_scan_reduce(const CT *c, long long nt, CT *parts) {\n"
+                  "  const int d = threadIdx.x;\n  const long long b0 = (long long)blockIdx.x * TPC, b1 = b0 + TPC < nt ? b0 + TPC : nt;\n"
+                  "  CT s = 0;\n#pragma unroll 8\n  for (long long t = b0; t < b1; t++) s += c[t * 256 + d];\n"
+                  "  parts[(long long)blockIdx.x * 256 + d] = s;\n}\n");
+  else if (g->which == K_SCAN_PARTS)   /* one block of 1024 threads: 4 groups of chunks x 256 digits */
+    ga_sb_puts(b, "extern \"C\" __global__ void __launch_bounds__(1024) ga_scan_parts(CT *parts, long long nc) {\n"
+                  "  __shared__ CT gs[4][256];\n  __shared__ CT base[256];\n  __shared__ CT ws[8];\n"
+                  "  const int t = threadIdx.x, d = t & 255, q = t >> 8, lane = t & 31, warp = t >> 5;\n"
+                  "  const long long per = (nc + 3) / 4, k0 = q * per, k1 = k0 + per < nc ? k0 + per : nc;\n"
+                  "  CT s = 0;\n#pragma unroll 8\n  for (long long k = k0; k < k1; k++) s += parts[k * 256 + d];\n"
+                  "  gs[q][d] = s;\n  __syncthreads();\n"
+                  "  const CT tot = t < 256 ? gs[0][t] + gs[1][t] + gs[2][t] + gs[3][t] : 0;\n"
+                  "  CT x = tot;\n"
+                  "  for (int o = 1; o < 32; o <<= 1) { const CT y = __shfl_up_sync(0xffffffffu, x, o); if (lane >= o) x += y; }\n"
+                  "  if (lane == 31 && warp < 8) ws[warp] = x;\n  __syncthreads();\n"
+                  "  if (t < 256) { CT add = 0; for (int w = 0; w < warp; w++) add += ws[w]; base[t] = x - tot + add; }\n"
+                  "  __syncthreads();\n"
+                  "  CT run = base[d];\n  for (int qq = 0; qq < q; qq++) run += gs[qq][d];\n"
+                  "  for (long long k = k0; k < k1; k++) { const CT v = parts[k * 256 + d]; parts[k * 256 + d] = run; run += v; }\n}\n");
+  else
+    ga_sb_puts(b, "extern \"C\" __global__ void __launch_bounds__(256) ga_scan_down(CT *c, long long nt, const CT *parts) {\n"
+                  "  const int d = threadIdx.x;\n  const long long b0 = (long long)blockIdx.x * TPC, b1 = b0 + TPC < nt ? b0 + TPC : nt;\n"
+                  "  CT run = parts[(long long)blockIdx.x * 256 + d];\n"
+                  "#pragma unroll 8\n  for (long long t = b0; t < b1; t++) { const CT v = c[t * 256 + d]; c[t * 256 + d] = run; run += v; }\n}\n");
 }
 
 static void gen_search(ga_strbuf *b) {
@@ -297,8 +286,9 @@ static int get_kernel(int dev, const s_gen *g, void **kernel) {
   return ga_cuda_kernel_get(dev, &key, knames[g->which], gen_source, g, kernel);
 }
 
-/* counts[0..M) -> their exclusive prefix sums, in place */
-static int run_scan(int dev, void *stream, int big, void *counts, int64_t M, void *parts) {
+/* counts[ntiles][256] -> each (digit, tile)'s exclusive prefix in
+ * digit-major order, in place; parts: ceil(ntiles / SCAN_TPC) * 256 */
+static int run_scan(int dev, void *stream, int big, void *counts, int64_t ntiles, void *parts) {
   s_gen g = {K_SCAN_REDUCE, 0, big, 0, 0, 1};
   void *kr, *kp, *kd;
   int rc;
@@ -307,15 +297,15 @@ static int run_scan(int dev, void *stream, int big, void *counts, int64_t M, voi
   if ((rc = get_kernel(dev, &g, &kp))) return rc;
   g.which = K_SCAN_DOWN;
   if ((rc = get_kernel(dev, &g, &kd))) return rc;
-  long long m = M, np = (M + SCAN_CHUNK - 1) / SCAN_CHUNK;
-  unsigned blocks = (unsigned)np;
-  void *a1[3] = {&counts, &m, &parts};
-  size_t s1[3] = {sizeof(void *), sizeof m, sizeof(void *)};
-  if ((rc = ga_cuda_enqueue(dev, stream, kr, blocks, NT, 0, 3, a1, s1))) return rc;
-  void *a2[2] = {&parts, &np};
-  size_t s2[2] = {sizeof(void *), sizeof np};
+  long long nt = ntiles, nc = (ntiles + SCAN_TPC - 1) / SCAN_TPC;
+  unsigned blocks = (unsigned)nc;
+  void *a1[3] = {&counts, &nt, &parts};
+  size_t s1[3] = {sizeof(void *), sizeof nt, sizeof(void *)};
+  if ((rc = ga_cuda_enqueue(dev, stream, kr, blocks, 256, 0, 3, a1, s1))) return rc;
+  void *a2[2] = {&parts, &nc};
+  size_t s2[2] = {sizeof(void *), sizeof nc};
   if ((rc = ga_cuda_enqueue(dev, stream, kp, 1, 1024, 0, 2, a2, s2))) return rc;
-  return ga_cuda_enqueue(dev, stream, kd, blocks, NT, 0, 3, a1, s1);
+  return ga_cuda_enqueue(dev, stream, kd, blocks, 256, 0, 3, a1, s1);
 }
 
 int ga_cuda_sort(const ga_sort_call *c) {
@@ -335,7 +325,7 @@ int ga_cuda_sort(const ga_sort_call *c) {
   if (carry && P > 1 && (rc = ga_buffer_new(dev, (size_t)N * psz, c->stream, &pa))) goto done;
   if (carry && P > 2 && (rc = ga_buffer_new(dev, (size_t)N * psz, c->stream, &pb))) goto done;
   if ((rc = ga_buffer_new(dev, (size_t)M * psz, c->stream, &cnt))) goto done;
-  if ((rc = ga_buffer_new(dev, (size_t)((M + SCAN_CHUNK - 1) / SCAN_CHUNK) * psz, c->stream, &parts))) goto done;
+  if ((rc = ga_buffer_new(dev, (size_t)((ntiles + SCAN_TPC - 1) / SCAN_TPC) * 256 * psz, c->stream, &parts))) goto done;
   {
     const void *kin = c->src, *pin = NULL;
     long long n64 = N, rowlen = c->n;
@@ -355,7 +345,7 @@ int ga_cuda_sort(const ga_sort_call *c) {
       size_t hs[7] = {sizeof(void *), sizeof(void *), big ? 8 : 4, sizeof byte, sizeof rowlen, sizeof(void *),
                       sizeof nt};
       if ((rc = ga_cuda_enqueue(dev, c->stream, kh, nt, NT, 0, 7, ha, hs))) goto done;
-      if ((rc = run_scan(dev, c->stream, big, cnt->ptr, M, parts->ptr))) goto done;
+      if ((rc = run_scan(dev, c->stream, big, cnt->ptr, ntiles, parts->ptr))) goto done;
       void *sa[9] = {&kin, &kout, &pin, &pout, big ? (void *)&n64 : (void *)&n32, &byte, &rowlen, &cp, &nt};
       size_t ss[9] = {sizeof(void *), sizeof(void *), sizeof(void *), sizeof(void *), big ? 8 : 4, sizeof byte,
                       sizeof rowlen, sizeof(void *), sizeof nt};
