@@ -12,12 +12,10 @@
 -- arange / N, in [0, 1) like CuPy's random input (random numbers
 -- come in a later issue); bandwidth and GEMM rates do not depend on values.
 --
--- Keys of cupy_reference.py left out until their API lands: overhead_sum_us,
--- sum/max/axis sums,
--- cumsum, sum_f64, randn, batched matmul, fft.
+-- Keys of cupy_reference.py left out until their API lands: randn,
+-- batched matmul, fft.
 -- broadcast_add_f32_GBps uses a separate 1-element array in place of
--- CuPy's b[:1] (slicing comes later): the kernel sees the same stride-0
--- broadcast of one element.
+-- CuPy's b[:1]: the kernel sees the same stride-0 broadcast of one element.
 --
 --   lua5.4 bench/run.lua > ours.json      (with LUA_PATH/LUA_CPATH set, or installed)
 local ga = require "gpuarray"
