@@ -215,3 +215,41 @@ describe("scan and nonzero kernels", function()
     assert.has_error(function() core.scan_source("max", "float32", "row", 3) end, "scan_source: no scan 'max'")
   end)
 end)
+
+-- The reduction rows (src/ga_reduce.def) as the CUDA backend generates them
+-- (src/ga_cuda_reduce.c), compiled by NVRTC without a GPU.  Layouts of
+-- core._compile_reduce: 0 a full contiguous reduction (split: `second` is
+-- its combining kernel), 1 a strided 2-d reduced block, 2 the first axis of
+-- a matrix (COL, vector loads), 3 the same unaligned, 4 a short last axis.
+describe("reduction kernels", function()
+  local rows, dts = {}, core.dtypes
+  for _, r in ipairs { "sum", "prod", "nansum", "nanprod", "max", "min", "nanmax", "nanmin", "argmax", "argmin",
+                       "nanargmax", "nanargmin", "all", "any", "count_nonzero", "mean", "nanmean" } do
+    rows[#rows + 1] = r
+  end
+  for _, row in ipairs(rows) do
+    it(row .. ": every dtype, the split full reduction and its combining kernel", function()
+      for _, dt in ipairs(dts) do
+        for _, second in ipairs { false, true } do
+          local ok, size = pcall(core._compile_reduce, row, dt, 0, second)
+          assert(ok, ("%s %s second=%s: %s"):format(row, dt, tostring(second), tostring(size)))
+          assert.is_true(size > 0)
+        end
+      end
+    end)
+    it(row .. ": every layout for float16, complex128 and bool", function()
+      for _, dt in ipairs { "float16", "complex128", "bool" } do
+        for lay = 1, 4 do
+          for _, second in ipairs { false, true } do
+            local ok, size = pcall(core._compile_reduce, row, dt, lay, second)
+            assert(ok, ("%s %s layout %d second=%s: %s"):format(row, dt, lay, tostring(second), tostring(size)))
+          end
+        end
+      end
+    end)
+  end
+  it("refuses an unknown row", function()
+    assert.has_error(function() core._compile_reduce("median", "float32", 0) end,
+                     "compile_reduce: no reduction row 'median'")
+  end)
+end)
