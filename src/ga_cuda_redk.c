@@ -81,7 +81,6 @@ static void plan(const ga_redk_call *c, rk_shape *s, int nsm) {
     ocontig = ocontig && c->arg[a].so[last] == isz(c, a);
   }
   rcontig = rcontig && any;
-  int64_t target = (int64_t)nsm * 2048;
   if (c->nout >= 32 && c->oshape[last] >= 32 && ocontig && !rcontig && c->nred > 0) {
     s->kind = K_COL;
     int v = 16 / maxsz > 4 ? 4 : 16 / maxsz;
@@ -117,19 +116,7 @@ static void plan(const ga_redk_call *c, rk_shape *s, int nsm) {
     }
     if (ok && v > 1) { s->v = v; s->contig = 1; }
   }
-  /* split into about four waves of blocks, each thread taking at least 8
-   * steps of U loads (as the built-in reductions) */
-  int64_t threads = c->nout * s->g, chunk = (int64_t)s->g * s->v * U * 8;
-  if (threads * 2 <= target && n >= 2 * chunk) {
-    int64_t nseg = 4 * target / threads, maxseg = n / chunk;
-    if (nseg > maxseg) nseg = maxseg;
-    if (nseg > 1) {
-      int64_t seg = (n + nseg - 1) / nseg;
-      seg = (seg + s->v - 1) / s->v * s->v;   /* segments start aligned */
-      s->seg = seg;
-      s->nseg = (n + seg - 1) / seg;
-    }
-  }
+  ga_cuda_red_split(n, c->nout * s->g, s->g, s->v, nsm, &s->seg, &s->nseg);   /* as the built-in reductions */
 }
 
 /* ---- source ---- */
@@ -351,18 +338,7 @@ static void gen_col(ga_strbuf *b, const rk_shape *s, const char *IT) {
   ga_sb_printf(b, "      const int u = 0;\n#pragma unroll\n      for (int k = 0; k < %d; k++) ", v);
   gen_map_call(b, s, V_VEC, "acc[k]", "hs[k]");
   ga_sb_puts(b, "    }\n  }\n");
-  /* tree over ty through shared memory (raw bytes: the reduce type may have constructors) */
-  ga_sb_printf(b, "  __shared__ __align__(16) unsigned char smr[%d * sizeof(acc_s)]; __shared__ bool sh[%d];\n",
-               BLOCK * v, BLOCK * v);
-  ga_sb_puts(b, "  acc_s *sa = (acc_s *)smr;\n");
-  ga_sb_printf(b, "#pragma unroll\n  for (int k = 0; k < %d; k++) { sa[threadIdx.x * %d + k] = acc[k]; sh[threadIdx.x * %d + k] = hs[k]; }\n",
-               v, v, v);
-  ga_sb_puts(b, "  __syncthreads();\n");
-  ga_sb_printf(b, "  for (int h = %d; h >= 1; h >>= 1) {\n    if (ty < h) {\n", CTY / 2);
-  ga_sb_printf(b, "#pragma unroll\n      for (int k = 0; k < %d; k++) {\n", v);
-  ga_sb_printf(b, "        const int me = threadIdx.x * %d + k, ot = (threadIdx.x + h * 32) * %d + k;\n", v, v);
-  ga_sb_puts(b, "        acc_s x = sa[me]; bool hx = sh[me]; r_comb(x, hx, sa[ot], sh[ot]); sa[me] = x; sh[me] = hx;\n");
-  ga_sb_puts(b, "      }\n    }\n    __syncthreads();\n  }\n");
+  ga_cuda_red_col_combine(b, v, "acc", "hs");
   ga_sb_puts(b, "  if (ty == 0 && active) {\n");
   ga_sb_printf(b, "#pragma unroll\n    for (int k = 0; k < %d; k++) {\n", v);
   ga_sb_printf(b, "      const acc_s x = sa[threadIdx.x * %d + k];\n      if (nseg == 1) {\n", v);

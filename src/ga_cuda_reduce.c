@@ -82,7 +82,6 @@ static void plan(const ga_red_call *c, red_shape *s, int nsm) {
   s->nseg = 1;
   s->seg = c->nred > 0 ? c->nred : 1;
   int isz = GA_ITEMSIZE(c->T), last = c->ondim - 1;
-  int64_t target = (int64_t)nsm * 2048;   /* threads that fill the GPU */
   bool aligned = (uintptr_t)c->in % 16 == 0;
   bool rcontig = c->rndim == 1 && c->istr_r[0] == isz;
   if (c->nout >= 32 && c->oshape[last] >= 32 && c->istr_o[last] == isz && !rcontig && c->nred > 0) {
@@ -111,19 +110,22 @@ static void plan(const ga_red_call *c, red_shape *s, int nsm) {
     for (int d = 0; d < c->ondim && ok; d++) ok = c->istr_o[d] % 16 == 0;
     if (ok) s->v = v;
   }
-  /* split into about eight waves of blocks (a partly filled last wave then
-   * costs little, whatever the occupancy), each thread taking at least 8 steps of U loads */
-  int64_t threads = c->nout * s->g, chunk = (int64_t)s->g * s->v * U * 8;
-  if (threads * 2 <= target && n >= 2 * chunk) {
-    int64_t nseg = 8 * target / threads, maxseg = n / chunk;
-    if (nseg > maxseg) nseg = maxseg;
-    if (nseg > 1) {
-      int64_t seg = (n + nseg - 1) / nseg;
-      seg = (seg + s->v - 1) / s->v * s->v;   /* segments start aligned */
-      s->seg = seg;
-      s->nseg = (n + seg - 1) / seg;
-    }
-  }
+  ga_cuda_red_split(n, c->nout * s->g, s->g, s->v, nsm, &s->seg, &s->nseg);
+}
+
+void ga_cuda_red_split(int64_t n, int64_t threads, int g, int v, int nsm, int64_t *seg, int64_t *nseg) {
+  /* about eight waves of blocks (a partly filled last wave then costs
+   * little, whatever the occupancy), each thread taking at least 8 steps
+   * of U loads; segments start v-aligned.  (Built-in reductions refine
+   * this from the kernel's occupancy at launch.) */
+  int64_t target = (int64_t)nsm * 2048, chunk = (int64_t)g * v * U * 8;
+  if (threads * 2 > target || n < 2 * chunk) return;
+  int64_t want = 8 * target / threads, maxseg = n / chunk;
+  if (want > maxseg) want = maxseg;
+  if (want <= 1) return;
+  int64_t sg = (n + want - 1) / want;
+  *seg = (sg + v - 1) / v * v;
+  *nseg = (n + *seg - 1) / *seg;
 }
 
 /* ---- source ---- */
@@ -265,6 +267,25 @@ static void gen_row(ga_strbuf *b, const red_shape *s, const char *IT) {
   ga_sb_puts(b, "    else part[gid] = a;\n  }\n}\n");
 }
 
+/* COL kernels: the CTY accumulators of each of a thread column's v outputs
+ * (acc[k], has[k] of the thread at row ty) combined through shared memory
+ * in a fixed tree; the result of output k is sa[threadIdx.x * v + k] for
+ * ty == 0.  Shared with ReductionKernel. */
+void ga_cuda_red_col_combine(ga_strbuf *b, int v, const char *acc, const char *has) {
+  /* raw bytes: acc_t may have constructors */
+  ga_sb_printf(b, "  __shared__ __align__(16) unsigned char smr[%d * sizeof(acc_s)]; __shared__ bool sh[%d];\n",
+               BLOCK * v, BLOCK * v);
+  ga_sb_puts(b, "  acc_s *sa = (acc_s *)smr;\n");
+  ga_sb_printf(b, "#pragma unroll\n  for (int k = 0; k < %d; k++) { sa[threadIdx.x * %d + k] = %s[k]; sh[threadIdx.x * %d + k] = %s[k]; }\n",
+               v, v, acc, v, has);
+  ga_sb_puts(b, "  __syncthreads();\n");
+  ga_sb_printf(b, "  for (int h = %d; h >= 1; h >>= 1) {\n    if (ty < h) {\n", CTY / 2);
+  ga_sb_printf(b, "#pragma unroll\n      for (int k = 0; k < %d; k++) {\n", v);
+  ga_sb_printf(b, "        const int me = threadIdx.x * %d + k, ot = (threadIdx.x + h * 32) * %d + k;\n", v, v);
+  ga_sb_puts(b, "        acc_s x = sa[me]; bool hx = sh[me]; r_comb(x, hx, sa[ot], sh[ot]); sa[me] = x; sh[me] = hx;\n");
+  ga_sb_puts(b, "      }\n    }\n    __syncthreads();\n  }\n");
+}
+
 static void gen_col(ga_strbuf *b, const red_shape *s, const char *IT) {
   const ga_red_call *c = s->c;
   int v = s->v;
@@ -291,18 +312,7 @@ static void gen_col(ga_strbuf *b, const red_shape *s, const char *IT) {
   ga_sb_printf(b, "      const ga_vec<in0_mt, %d> w = *(const ga_vec<in0_mt, %d> *)(in + ioff + roff);\n", v, v);
   ga_sb_printf(b, "#pragma unroll\n      for (int k = 0; k < %d; k++) r_fold(a[k], has[k], ga_cast<in0_t>(w.v[k]), r);\n", v);
   ga_sb_puts(b, "    }\n  }\n");
-  /* tree over ty through shared memory (raw bytes: acc_t may have constructors) */
-  ga_sb_printf(b, "  __shared__ __align__(16) unsigned char smr[%d * sizeof(acc_s)]; __shared__ bool sh[%d];\n",
-               BLOCK * v, BLOCK * v);
-  ga_sb_puts(b, "  acc_s *sa = (acc_s *)smr;\n");
-  ga_sb_printf(b, "#pragma unroll\n  for (int k = 0; k < %d; k++) { sa[threadIdx.x * %d + k] = a[k]; sh[threadIdx.x * %d + k] = has[k]; }\n",
-               v, v, v);
-  ga_sb_puts(b, "  __syncthreads();\n");
-  ga_sb_printf(b, "  for (int h = %d; h >= 1; h >>= 1) {\n    if (ty < h) {\n", TY / 2);
-  ga_sb_printf(b, "#pragma unroll\n      for (int k = 0; k < %d; k++) {\n", v);
-  ga_sb_printf(b, "        const int me = threadIdx.x * %d + k, ot = (threadIdx.x + h * 32) * %d + k;\n", v, v);
-  ga_sb_puts(b, "        acc_s x = sa[me]; bool hx = sh[me]; r_comb(x, hx, sa[ot], sh[ot]); sa[me] = x; sh[me] = hx;\n");
-  ga_sb_puts(b, "      }\n    }\n    __syncthreads();\n  }\n");
+  ga_cuda_red_col_combine(b, v, "a", "has");
   ga_sb_puts(b, "  if (ty == 0 && active) {\n");
   ga_sb_printf(b, "#pragma unroll\n    for (int k = 0; k < %d; k++) {\n", v);
   ga_sb_printf(b, "      const acc_s x = sa[threadIdx.x * %d + k];\n", v);

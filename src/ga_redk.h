@@ -87,5 +87,10 @@ char *ga_cuda_redk_source(const ga_redk_call *c, int second, int sms);
 const char *ga_cuda_redk_blame(const char *source, const char *log);
 /* shared with ga_cuda_reduce.c: the combining tree of a group of g threads */
 void ga_cuda_red_group_combine(ga_strbuf *b, int g);
+void ga_cuda_red_col_combine(ga_strbuf *b, int v, const char *acc, const char *has);
+/* How a reduction of n elements per output, read by `threads` threads in
+ * groups of g with v-element loads, splits into segments on nsm
+ * multiprocessors: *seg and *nseg are left alone when it does not split. */
+void ga_cuda_red_split(int64_t n, int64_t threads, int g, int v, int nsm, int64_t *seg, int64_t *nseg);
 
 #endif

@@ -5,6 +5,7 @@
 #include "lga_core.h"
 #include "ga_cuda.h"
 #include "ga_ewk.h"
+#include "lga_kernarg.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,27 +20,6 @@ typedef struct lga_ewk {
 
 static const char *const ctor_options[] = {"name", "preamble", "loop_prep", "after_loop", "reduce_dims",
                                            "no_return", "return_tuple", NULL};
-
-/* A string argument (kept in the texts table at `texts` under `key`). */
-static const char *text_arg(lua_State *L, int idx, int texts, const char *key, const char *dflt) {
-  if (lua_isnoneornil(L, idx)) {
-    if (!dflt) { lga_errorf(L, "ElementwiseKernel", "%s must be a string, got nil", key); return NULL; }
-    lua_pushstring(L, dflt);
-  } else if (lua_type(L, idx) != LUA_TSTRING) {
-    lga_errorf(L, "ElementwiseKernel", "%s must be a string, got %s", key, luaL_typename(L, idx));
-    return NULL;
-  } else {
-    lua_pushvalue(L, idx);
-  }
-  size_t n;
-  const char *s = lua_tolstring(L, -1, &n);
-  if (strlen(s) != n) { lga_errorf(L, "ElementwiseKernel", "%s contains a NUL byte", key); return NULL; }
-  lua_setfield(L, texts, key);
-  lua_getfield(L, texts, key);   /* the stored string: valid while the kernel lives */
-  s = lua_tostring(L, -1);
-  lua_pop(L, 1);
-  return s;
-}
 
 static bool opt_bool(lua_State *L, int opts, const char *key, bool dflt) {
   if (!opts) return dflt;
@@ -70,16 +50,16 @@ static int l_ewk_new(lua_State *L) {
   memset(e, 0, sizeof *e);
   lua_newtable(L);
   int texts = lua_gettop(L);
-  const char *in = text_arg(L, 1, texts, "in_params", NULL);
-  const char *out = text_arg(L, 2, texts, "out_params", NULL);
-  const char *op = text_arg(L, 3, texts, "operation", NULL);
-  const char *name = text_arg(L, name_idx, texts, "name", "kernel");
+  const char *in = lga_kernel_text(L, "ElementwiseKernel", 1, texts, "in_params", NULL, false);
+  const char *out = lga_kernel_text(L, "ElementwiseKernel", 2, texts, "out_params", NULL, false);
+  const char *op = lga_kernel_text(L, "ElementwiseKernel", 3, texts, "operation", NULL, false);
+  const char *name = lga_kernel_text(L, "ElementwiseKernel", name_idx, texts, "name", "kernel", false);
   const char *code[3];
   static const char *const code_keys[3] = {"preamble", "loop_prep", "after_loop"};
   for (int j = 0; j < 3; j++) {
     if (opts) lua_getfield(L, opts, code_keys[j]);
     else lua_pushnil(L);
-    code[j] = text_arg(L, -1, texts, code_keys[j], "");
+    code[j] = lga_kernel_text(L, "ElementwiseKernel", -1, texts, code_keys[j], "", false);
     lua_pop(L, 1);
   }
   const char *pre = code[0], *prep = code[1], *after = code[2];
@@ -97,37 +77,6 @@ static lga_ewk *check_ewk(lua_State *L, int idx) {
   lga_ewk *e = luaL_testudata(L, idx, LGA_EWK_MT);
   if (!e) lga_errorf(L, "ElementwiseKernel", "bad self (ElementwiseKernel expected, got %s)", luaL_typename(L, idx));
   return e;
-}
-
-/* Stack argument idx (the kernel's argument a) -> operand. */
-static void to_operand(lua_State *L, lga_state *S, lga_ewk *e, int idx, int a, ga_ewk_operand *o) {
-  o->arr = NULL;
-  o->i = 0;
-  o->f = 0;
-  const char *pname = a < e->k.nin + e->k.nout ? e->k.p[a].name : "?";
-  switch (lua_type(L, idx)) {
-  case LUA_TNUMBER:
-    if (lua_isinteger(L, idx)) { o->kind = GA_EWK_INT; o->i = lua_tointeger(L, idx); }
-    else { o->kind = GA_EWK_FLOAT; o->f = lua_tonumber(L, idx); }
-    return;
-  case LUA_TBOOLEAN:
-    o->kind = GA_EWK_BOOL;
-    o->i = lua_toboolean(L, idx);
-    return;
-  case LUA_TUSERDATA: {
-    ga_array *arr = lga_toarray(L, idx);
-    if (arr) {
-      if (!arr->buf) lga_errorf(L, e->fname, "argument #%d (%s): array has been freed", a + 1, pname);
-      lga_check_current(L, S, arr, e->fname);
-      o->kind = GA_EWK_ARRAY;
-      o->arr = arr;
-      return;
-    }
-  } /* fall through */
-  default:
-    lga_errorf(L, e->fname, "argument #%d (%s): ndarray, number or boolean expected, got %s", a + 1, pname,
-               luaL_typename(L, idx));
-  }
 }
 
 /* Operands from the stack, [first, first + nargs); the trailing options
@@ -174,7 +123,7 @@ static int l_ewk_call(lua_State *L) {
   check_count(L, e, nargs);
   int64_t size = get_size(L, e, opts);
   ga_ewk_operand ops[GA_EWK_MAXARGS];
-  for (int a = 0; a < nargs; a++) to_operand(L, S, e, 2 + a, a, &ops[a]);
+  for (int a = 0; a < nargs; a++) lga_kernel_operand(L, S, &e->k, e->fname, 2 + a, a, &ops[a]);
   ga_ewk_plan plan;
   if (ga_ewk_prepare(&e->k, ops, nargs, size, S->device, &plan)) return lga_fail(L, e->fname);
   int nin = e->k.nin, nout = e->k.nout, base = lua_gettop(L);
@@ -252,7 +201,7 @@ static void virtual_call(lua_State *L, lga_ewk *e, ga_ewk_call *c, int *arch) {
       ops[a].kind = GA_EWK_ARRAY;
       ops[a].arr = v;
     } else {
-      to_operand(L, LGA_STATE(L), e, lua_gettop(L), a, &ops[a]);
+      lga_kernel_operand(L, LGA_STATE(L), &e->k, e->fname, lua_gettop(L), a, &ops[a]);
     }
     lua_pop(L, 1);
   }

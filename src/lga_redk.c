@@ -3,6 +3,7 @@
  * __call with {axis=, keepdims=, out=}, and the compile-only methods
  * :source and :compile (no GPU needed). */
 #include "lga_core.h"
+#include "lga_kernarg.h"
 #include "ga_cuda.h"
 #include "ga_redk.h"
 #include <stdio.h>
@@ -18,34 +19,6 @@ typedef struct lga_redk {
 } lga_redk;
 
 static const char *const ctor_options[] = {"name", "reduce_type", "reduce_dims", "preamble", NULL};
-
-/* A text argument stored in the texts table (valid while the kernel
- * lives); numbers are accepted where `numbers` (the identity). */
-static const char *text_arg(lua_State *L, int idx, int texts, const char *key, const char *dflt, bool numbers) {
-  int t = lua_type(L, idx);
-  if (t == LUA_TNONE || t == LUA_TNIL) {
-    if (!dflt) { lga_errorf(L, CTOR, "%s must be a string, got nil", key); return NULL; }
-    lua_pushstring(L, dflt);
-  } else if (t == LUA_TNUMBER && numbers) {
-    char buf[64];
-    if (lua_isinteger(L, idx)) snprintf(buf, sizeof buf, "%lld", (long long)lua_tointeger(L, idx));
-    else snprintf(buf, sizeof buf, "%.17g", (double)lua_tonumber(L, idx));
-    lua_pushstring(L, buf);
-  } else if (t != LUA_TSTRING) {
-    lga_errorf(L, CTOR, "%s must be a string, got %s", key, luaL_typename(L, idx));
-    return NULL;
-  } else {
-    lua_pushvalue(L, idx);
-  }
-  size_t n;
-  const char *s = lua_tolstring(L, -1, &n);
-  if (strlen(s) != n) { lga_errorf(L, CTOR, "%s contains a NUL byte", key); return NULL; }
-  lua_setfield(L, texts, key);
-  lua_getfield(L, texts, key);
-  s = lua_tostring(L, -1);
-  lua_pop(L, 1);
-  return s;
-}
 
 /* ga.ReductionKernel(in_params, out_params, map_expr, reduce_expr,
  *                    post_map_expr, identity [, name] [, options]) */
@@ -67,18 +40,18 @@ static int l_redk_new(lua_State *L) {
   memset(r, 0, sizeof *r);
   lua_newtable(L);
   int texts = lua_gettop(L);
-  const char *in = text_arg(L, 1, texts, "in_params", NULL, false);
-  const char *out = text_arg(L, 2, texts, "out_params", NULL, false);
-  const char *map = text_arg(L, 3, texts, "map_expr", NULL, false);
-  const char *red = text_arg(L, 4, texts, "reduce_expr", NULL, false);
-  const char *post = text_arg(L, 5, texts, "post_map_expr", NULL, false);
-  const char *ident = lua_isnoneornil(L, 6) ? NULL : text_arg(L, 6, texts, "identity", NULL, true);
-  const char *name = text_arg(L, name_idx, texts, "name", "reduce_kernel", false);
+  const char *in = lga_kernel_text(L, CTOR, 1, texts, "in_params", NULL, false);
+  const char *out = lga_kernel_text(L, CTOR, 2, texts, "out_params", NULL, false);
+  const char *map = lga_kernel_text(L, CTOR, 3, texts, "map_expr", NULL, false);
+  const char *red = lga_kernel_text(L, CTOR, 4, texts, "reduce_expr", NULL, false);
+  const char *post = lga_kernel_text(L, CTOR, 5, texts, "post_map_expr", NULL, false);
+  const char *ident = lua_isnoneornil(L, 6) ? NULL : lga_kernel_text(L, CTOR, 6, texts, "identity", NULL, true);
+  const char *name = lga_kernel_text(L, CTOR, name_idx, texts, "name", "reduce_kernel", false);
   const char *rtype = NULL, *pre = "";
   bool reduce_dims = true;
   if (opts) {
-    if (lua_getfield(L, opts, "reduce_type") != LUA_TNIL) rtype = text_arg(L, -1, texts, "reduce_type", NULL, false);
-    if (lua_getfield(L, opts, "preamble") != LUA_TNIL) pre = text_arg(L, -1, texts, "preamble", NULL, false);
+    if (lua_getfield(L, opts, "reduce_type") != LUA_TNIL) rtype = lga_kernel_text(L, CTOR, -1, texts, "reduce_type", NULL, false);
+    if (lua_getfield(L, opts, "preamble") != LUA_TNIL) pre = lga_kernel_text(L, CTOR, -1, texts, "preamble", NULL, false);
     int t = lua_getfield(L, opts, "reduce_dims");
     if (t == LUA_TBOOLEAN) reduce_dims = lua_toboolean(L, -1);
     else if (t != LUA_TNIL) return lga_errorf(L, CTOR, "option reduce_dims must be a boolean, got %s", luaL_typename(L, -1));
@@ -95,34 +68,6 @@ static lga_redk *check_redk(lua_State *L, int idx) {
   lga_redk *r = luaL_testudata(L, idx, LGA_REDK_MT);
   if (!r) lga_errorf(L, CTOR, "bad self (ReductionKernel expected, got %s)", luaL_typename(L, idx));
   return r;
-}
-
-static void to_operand(lua_State *L, lga_state *S, lga_redk *r, int idx, int a, ga_ewk_operand *o) {
-  memset(o, 0, sizeof *o);
-  const char *pname = a < r->k.e.nin + r->k.e.nout ? r->k.e.p[a].name : "?";
-  switch (lua_type(L, idx)) {
-  case LUA_TNUMBER:
-    if (lua_isinteger(L, idx)) { o->kind = GA_EWK_INT; o->i = lua_tointeger(L, idx); }
-    else { o->kind = GA_EWK_FLOAT; o->f = lua_tonumber(L, idx); }
-    return;
-  case LUA_TBOOLEAN:
-    o->kind = GA_EWK_BOOL;
-    o->i = lua_toboolean(L, idx);
-    return;
-  case LUA_TUSERDATA: {
-    ga_array *arr = lga_toarray(L, idx);
-    if (arr) {
-      if (!arr->buf) lga_errorf(L, r->fname, "argument #%d (%s): array has been freed", a + 1, pname);
-      if (S) lga_check_current(L, S, arr, r->fname);
-      o->kind = GA_EWK_ARRAY;
-      o->arr = arr;
-      return;
-    }
-  } /* fall through */
-  default:
-    lga_errorf(L, r->fname, "argument #%d (%s): ndarray, number or boolean expected, got %s", a + 1, pname,
-               luaL_typename(L, idx));
-  }
 }
 
 static void check_count(lua_State *L, lga_redk *r, int nargs) {
@@ -179,7 +124,7 @@ static int l_redk_call(lua_State *L) {
   int naxes = -1;
   bool keepdims = false;
   ga_ewk_operand ops[GA_EWK_MAXARGS];
-  for (int a = 0; a < nargs; a++) to_operand(L, S, r, 2 + a, a, &ops[a]);
+  for (int a = 0; a < nargs; a++) lga_kernel_operand(L, S, &r->k.e, r->fname, 2 + a, a, &ops[a]);
   if (opts) {
     lga_check_options(L, opts, r->fname, call_options);
     lua_getfield(L, opts, "axis");
@@ -193,7 +138,7 @@ static int l_redk_call(lua_State *L) {
       if (nargs != nin) lga_errorf(L, r->fname, "cannot give the output both as an argument and as out=");
       if (!lga_toarray(L, -1)) lga_errorf(L, r->fname, "out must be an ndarray, got %s", luaL_typename(L, -1));
       lua_replace(L, opts);   /* the output takes the options' place */
-      to_operand(L, S, r, opts, nin, &ops[nin]);
+      lga_kernel_operand(L, S, &r->k.e, r->fname, opts, nin, &ops[nin]);
       nargs++;
     }
     lua_settop(L, opts);
@@ -269,7 +214,7 @@ static void virtual_call(lua_State *L, lga_redk *r, ga_redk_call *c, int *arch, 
     } else if (a >= r->k.e.nin) {
       lga_errorf(L, fname, "argument types: give the inputs only (outputs are allocated)");
     } else {
-      to_operand(L, NULL, r, lua_gettop(L), a, &ops[a]);
+      lga_kernel_operand(L, NULL, &r->k.e, r->fname, lua_gettop(L), a, &ops[a]);
     }
     lua_pop(L, 1);
   }
