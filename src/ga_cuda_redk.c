@@ -93,13 +93,7 @@ static void plan(const ga_redk_call *c, rk_shape *s, int nsm) {
       for (int d = 0; d < c->rndim && ok; d++) ok = c->arg[a].sr[d] % al == 0;
     }
     s->v = ok ? v : 1;
-    int64_t bx = (c->nout + 32 * s->v - 1) / (32 * s->v), want = (int64_t)nsm * 8 * 4;
-    int64_t nseg = bx >= want ? 1 : (want + bx - 1) / bx;
-    int64_t maxseg = c->nred / 64 > 0 ? c->nred / 64 : 1;   /* at least 64 rows a segment */
-    if (nseg > maxseg) nseg = maxseg;
-    if (nseg > 65535) nseg = 65535;
-    s->seg = (c->nred + nseg - 1) / nseg;
-    s->nseg = (c->nred + s->seg - 1) / s->seg;
+    ga_cuda_red_col_split(c->nout, c->nred, s->v, nsm, &s->seg, &s->nseg);
     return;
   }
   s->kind = K_ROW;

@@ -91,13 +91,7 @@ static void plan(const ga_red_call *c, red_shape *s, int nsm) {
     for (int d = 0; d < c->ondim && ok; d++) ok = d == last || c->istr_o[d] % 16 == 0;
     for (int d = 0; d < c->rndim && ok; d++) ok = c->istr_r[d] % 16 == 0;
     s->v = ok ? v : 1;
-    int64_t bx = (c->nout + 32 * s->v - 1) / (32 * s->v), want = (int64_t)nsm * 8 * 4;
-    int64_t nseg = bx >= want ? 1 : (want + bx - 1) / bx;
-    int64_t maxseg = c->nred / 64 > 0 ? c->nred / 64 : 1;   /* at least 64 rows a segment */
-    if (nseg > maxseg) nseg = maxseg;
-    if (nseg > 65535) nseg = 65535;
-    s->seg = (c->nred + nseg - 1) / nseg;
-    s->nseg = (c->nred + s->seg - 1) / s->seg;
+    ga_cuda_red_col_split(c->nout, c->nred, s->v, nsm, &s->seg, &s->nseg);
     return;
   }
   s->kind = K_ROW;
@@ -111,6 +105,18 @@ static void plan(const ga_red_call *c, red_shape *s, int nsm) {
     if (ok) s->v = v;
   }
   ga_cuda_red_split(n, c->nout * s->g, s->g, s->v, nsm, &s->seg, &s->nseg);
+}
+
+void ga_cuda_red_col_split(int64_t nout, int64_t nred, int v, int nsm, int64_t *seg, int64_t *nseg) {
+  /* blocks of 32 x v outputs; the reduced rows split over gridDim.y until
+   * about four waves of 8 blocks per SM, at least 64 rows a segment */
+  int64_t bx = (nout + 32 * v - 1) / (32 * v), want = (int64_t)nsm * 8 * 4;
+  int64_t n = bx >= want ? 1 : (want + bx - 1) / bx;
+  int64_t maxseg = nred / 64 > 0 ? nred / 64 : 1;
+  if (n > maxseg) n = maxseg;
+  if (n > 65535) n = 65535;
+  *seg = (nred + n - 1) / n;
+  *nseg = (nred + *seg - 1) / *seg;
 }
 
 void ga_cuda_red_split(int64_t n, int64_t threads, int g, int v, int nsm, int64_t *seg, int64_t *nseg) {

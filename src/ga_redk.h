@@ -92,5 +92,7 @@ void ga_cuda_red_col_combine(ga_strbuf *b, int v, const char *acc, const char *h
  * groups of g with v-element loads, splits into segments on nsm
  * multiprocessors: *seg and *nseg are left alone when it does not split. */
 void ga_cuda_red_split(int64_t n, int64_t threads, int g, int v, int nsm, int64_t *seg, int64_t *nseg);
+/* The same for COL kernels: nout outputs in blocks of 32 x v, nred rows. */
+void ga_cuda_red_col_split(int64_t nout, int64_t nred, int v, int nsm, int64_t *seg, int64_t *nseg);
 
 #endif

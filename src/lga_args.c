@@ -85,6 +85,23 @@ void lga_check_options(lua_State *L, int idx, const char *fname, const char *con
   }
 }
 
+int lga_read_axes(lua_State *L, int idx, const char *fname, int ndim, int64_t *axes) {
+  if (lua_isnoneornil(L, idx) || (lua_isboolean(L, idx) && !lua_toboolean(L, idx))) return -1;
+  if (lua_isinteger(L, idx)) { axes[0] = lua_tointeger(L, idx); return 1; }
+  if (lua_type(L, idx) != LUA_TTABLE)
+    return lga_errorf(L, fname, "axis must be an integer or a table of integers, got %s", luaL_typename(L, idx));
+  int n = (int)lua_rawlen(L, idx);
+  if (ndim >= 0 && n > ndim) return lga_errorf(L, fname, "%d axes given for an array of %d dimensions", n, ndim);
+  if (n > GA_MAXDIM) return lga_errorf(L, fname, "%d axes given (at most %d)", n, GA_MAXDIM);
+  for (int j = 0; j < n; j++) {
+    lua_rawgeti(L, idx, j + 1);
+    if (!lua_isinteger(L, -1)) lga_errorf(L, fname, "axis must be an integer or a table of integers");
+    axes[j] = lua_tointeger(L, -1);
+    lua_pop(L, 1);
+  }
+  return n;
+}
+
 void lga_setfuncs(lua_State *L, const luaL_Reg *l, int table_idx) {
   table_idx = lua_absindex(L, table_idx);
   for (; l->name; l++) {

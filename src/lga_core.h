@@ -50,6 +50,11 @@ ga_array *lga_new_view(lua_State *L, int base_idx);
 int lga_opt_dtype(lua_State *L, int idx, const char *fname, int dflt);  /* string/nil */
 int lga_get_shape(lua_State *L, int idx, const char *fname, int64_t *shape); /* returns ndim */
 void lga_check_options(lua_State *L, int idx, const char *fname, const char *const *allowed);
+/* The axis argument of reductions at idx, as given (1-based, unchecked):
+ * nil/false = every axis (returns -1), an integer, or a list of integers
+ * (returns the count; more than ndim, when ndim >= 0, or than GA_MAXDIM is
+ * an error). */
+int lga_read_axes(lua_State *L, int idx, const char *fname, int ndim, int64_t *axes);
 
 /* Copies and transfers (lga_transfer.c) */
 /* Push an array with src's data on `device` with `dtype` (-1 = src's);

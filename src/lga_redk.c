@@ -77,24 +77,6 @@ static void check_count(lua_State *L, lga_redk *r, int nargs) {
              nin == 1 ? "" : "s", np, nargs);
 }
 
-/* axis at idx: nil = every axis (-1), an integer, or a list of integers
- * (1-based; normalised by the core against the broadcast inputs) */
-static int get_axes(lua_State *L, lga_redk *r, int idx, int64_t *axes) {
-  if (lua_isnil(L, idx)) return -1;
-  if (lua_isinteger(L, idx)) { axes[0] = lua_tointeger(L, idx); return 1; }
-  if (lua_type(L, idx) != LUA_TTABLE)
-    return lga_errorf(L, r->fname, "axis must be an integer or a table of integers, got %s", luaL_typename(L, idx));
-  int n = (int)lua_rawlen(L, idx);
-  if (n > GA_MAXDIM) return lga_errorf(L, r->fname, "%d axes given (at most %d)", n, GA_MAXDIM);
-  for (int j = 0; j < n; j++) {
-    lua_rawgeti(L, idx, j + 1);
-    if (!lua_isinteger(L, -1)) lga_errorf(L, r->fname, "axis must be an integer or a table of integers");
-    axes[j] = lua_tointeger(L, -1);
-    lua_pop(L, 1);
-  }
-  return n;
-}
-
 /* An NVRTC error: the log and the numbered source; one in the identity's
  * line says so. */
 static int fail_call(lua_State *L, lga_redk *r, const ga_redk_call *c) {
@@ -128,7 +110,7 @@ static int l_redk_call(lua_State *L) {
   if (opts) {
     lga_check_options(L, opts, r->fname, call_options);
     lua_getfield(L, opts, "axis");
-    naxes = get_axes(L, r, lua_gettop(L), axes);
+    naxes = lga_read_axes(L, lua_gettop(L), r->fname, -1, axes);
     int t = lua_getfield(L, opts, "keepdims");
     if (t != LUA_TNIL && t != LUA_TBOOLEAN)
       lga_errorf(L, r->fname, "keepdims must be a boolean, got %s", luaL_typename(L, -1));
@@ -185,7 +167,7 @@ static void virtual_call(lua_State *L, lga_redk *r, ga_redk_call *c, int *arch, 
       else if (!l || strcmp(l, "contiguous")) lga_errorf(L, fname, "layout must be \"contiguous\" or \"transposed\"");
     }
     lua_getfield(L, 3, "axis");
-    naxes = get_axes(L, r, lua_gettop(L), axes);
+    naxes = lga_read_axes(L, lua_gettop(L), r->fname, -1, axes);
     keepdims = lua_getfield(L, 3, "keepdims") != LUA_TNIL && lua_toboolean(L, -1);
     if (lua_getfield(L, 3, "arch") != LUA_TNIL) *arch = (int)luaL_checkinteger(L, -1);
     *second = lua_getfield(L, 3, "second") != LUA_TNIL && lua_toboolean(L, -1);
@@ -237,29 +219,30 @@ static void virtual_call(lua_State *L, lga_redk *r, ga_redk_call *c, int *arch, 
   if (c->nout == 0) lga_errorf(L, fname, "the output is empty: nothing to generate");
 }
 
-/* k:source(types [, opts]) -> the generated CUDA source */
-static int l_redk_source(lua_State *L) {
+/* Push the source of k:source/k:compile's call (self at 1); *arch for NVRTC. */
+static lga_redk *push_source(lua_State *L, int *arch) {
   lga_redk *r = check_redk(L, 1);
   ga_redk_call c;
-  int arch, second;
-  virtual_call(L, r, &c, &arch, &second);
+  int second;
+  virtual_call(L, r, &c, arch, &second);
   char *src = ga_cuda_redk_source(&c, second, 132);
-  if (!src) return lga_fail(L, r->fname);
+  if (!src) lga_fail(L, r->fname);
   lua_pushstring(L, src);
   free(src);
+  return r;
+}
+
+/* k:source(types [, opts]) -> the generated CUDA source */
+static int l_redk_source(lua_State *L) {
+  int arch;
+  push_source(L, &arch);
   return 1;
 }
 
 /* k:compile(types [, opts]) -> bytes of the image, is_ptx */
 static int l_redk_compile(lua_State *L) {
-  lga_redk *r = check_redk(L, 1);
-  ga_redk_call c;
-  int arch, second;
-  virtual_call(L, r, &c, &arch, &second);
-  char *src = ga_cuda_redk_source(&c, second, 132);
-  if (!src) return lga_fail(L, r->fname);
-  lua_pushstring(L, src);
-  free(src);
+  int arch;
+  lga_redk *r = push_source(L, &arch);
   char *image;
   size_t size;
   int is_ptx;

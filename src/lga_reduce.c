@@ -25,28 +25,11 @@ static bool is_axis_list(lua_State *L, int idx) {
   return true;
 }
 
-/* axis at idx: nil/false = every axis (-1 returned), integer, or a list */
+/* axis at idx (lga_read_axes), normalised to 0-based axes */
 static int get_axes(lua_State *L, int idx, const char *fname, int ndim, int *axes) {
   int64_t a1[GA_MAXDIM];
-  int n;
-  if (lua_isnoneornil(L, idx) || (lua_isboolean(L, idx) && !lua_toboolean(L, idx))) return -1;
-  if (lua_isinteger(L, idx)) {
-    a1[0] = lua_tointeger(L, idx);
-    n = 1;
-  } else if (lua_type(L, idx) == LUA_TTABLE) {
-    n = (int)lua_rawlen(L, idx);
-    if (n > GA_MAXDIM) n = GA_MAXDIM + 1;
-    for (int k = 0; k < n && k < GA_MAXDIM; k++) {
-      lua_rawgeti(L, idx, k + 1);
-      if (!lua_isinteger(L, -1)) lga_errorf(L, fname, "axis must be an integer or a table of integers");
-      a1[k] = lua_tointeger(L, -1);
-      lua_pop(L, 1);
-    }
-    if (n > ndim) lga_errorf(L, fname, "%d axes given for an array of %d dimensions", n, ndim);
-  } else {
-    return lga_errorf(L, fname, "axis must be an integer or a table of integers, got %s", luaL_typename(L, idx));
-  }
-  if (ga_red_axes(ndim, n, a1, axes)) lga_fail(L, fname);
+  int n = lga_read_axes(L, idx, fname, ndim, a1);
+  if (n >= 0 && ga_red_axes(ndim, n, a1, axes)) lga_fail(L, fname);
   return n;
 }
 
