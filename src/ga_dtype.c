@@ -1,5 +1,6 @@
 /* dtype facts, casting rules and promotion, all derived from GA_DTYPES. */
 #include "ga_dtype.h"
+#include <math.h>
 #include <string.h>
 
 const ga_dtype_info ga_dtypes[GA_NDTYPES] = {
@@ -126,8 +127,38 @@ void ga_scalar_from_int(ga_scalar *s, int dt, int64_t v) {
   }
 }
 
+/* Integer dtype range as doubles: [lo, top) holds every value whose
+ * truncation fits. */
+static void int_range(int dt, double *lo, double *top) {
+  int bits = 8 * GA_ITEMSIZE(dt);
+  bool sgn = GA_KIND(dt) == 'i';
+  *top = ldexp(1.0, sgn ? bits - 1 : bits);
+  *lo = sgn ? -*top : 0.0;
+}
+
+bool ga_double_fits(int dt, double v) {
+  if (!GA_IS_INT(dt)) return true;
+  double lo, top;
+  int_range(dt, &lo, &top);
+  return (v >= lo || v > lo - 1.0) && v < top;   /* NaN fails both */
+}
+
 void ga_scalar_from_double(ga_scalar *s, int dt, double v) {
   memset(s, 0, sizeof *s);
+  if (GA_IS_INT(dt) && !ga_double_fits(dt, v)) {
+    /* saturate (NaN -> 0) instead of C's undefined conversion */
+    double lo, top;
+    int_range(dt, &lo, &top);
+    if (v != v) v = 0;
+    else if (v < lo) {
+      ga_scalar_from_int(s, dt, GA_KIND(dt) == 'i' ? (int64_t)lo : 0);
+      return;
+    } else {
+      if (dt == GA_UINT64) s->v_uint64 = UINT64_MAX;
+      else ga_scalar_from_int(s, dt, (int64_t)(top - 1.0 >= 0x1p63 ? INT64_MAX : (int64_t)(top - 1.0)));
+      return;
+    }
+  }
   switch (dt) {
 #define GA_X_SETD(ID, name, ch, ct, cu, sz, kind, acc) case GA_##ID: s->v_##name = (ct)v; break;
     GA_DTYPES(GA_X_SETD)

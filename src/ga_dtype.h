@@ -75,7 +75,10 @@ typedef union ga_scalar {
   unsigned char bytes[16];
 } ga_scalar;
 
-/* Convert a Lua integer or float to dtype `dt`, C casting rules (wraps). */
+/* Convert a Lua integer or float to dtype `dt`: integers wrap (C casting);
+ * a float into an integer dtype truncates and saturates, NaN -> 0, as the
+ * array casts do (never C's undefined conversion).  Values a user puts into
+ * an array are checked first with ga_int_fits / ga_double_fits. */
 void ga_scalar_from_int(ga_scalar *s, int dt, int64_t v);
 void ga_scalar_from_double(ga_scalar *s, int dt, double v);
 /* Read element of dtype `dt` at p: as double (real part) and as int64. */
@@ -84,5 +87,9 @@ double ga_load_imag(const void *p, int dt);
 int64_t ga_load_int(const void *p, int dt);
 /* Does integer v fit dtype dt (integers and bool)?  Floats always fit. */
 bool ga_int_fits(int dt, int64_t v);
+/* Does the float v, truncated toward zero, fit dtype dt?  False for NaN and
+ * +-inf into integers (NumPy's OverflowError/ValueError for Python floats);
+ * floats, complex and bool always fit. */
+bool ga_double_fits(int dt, double v);
 
 #endif
