@@ -55,12 +55,13 @@ $(BUILD)/obj:
 deps:
 	@sh tools/deps.sh
 
-# The specs: on the host backend always, on every GPU when there is one.
+# The specs: on the host backend always, on every GPU when there is one;
+# each spec file in its own process, JOBS (default: every core) at a time.
 test: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory test-c
 	@$(MAKE) --no-print-directory test-embed
-	$(LUA) $(BUSTED) --lua=$(LUA) --cpath="./$(BUILD)/?.so"
+	LUA=$(LUA) BUSTED=$(BUSTED) BUILD=$(BUILD) sh tools/run_specs.sh
 
 # C unit tests of the pieces that need no Lua (caching allocator, host
 # backend), under AddressSanitizer and UBSan.
