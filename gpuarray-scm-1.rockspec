@@ -17,6 +17,7 @@ caching device memory pool, devices and streams.  Written in C against the
 CUDA runtime; it loads and runs (on the host backend) on machines with the
 CUDA toolkit but no GPU.
 ]],
+  license = "MIT",
   labels = { "gpu", "cuda", "array", "numpy", "cupy" },
 }
 
