@@ -25,7 +25,8 @@ GA_LIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -Wl,-z,nodelete \
 # -z nodelete: the module keeps process-wide state (pools, kernel caches,
 # per-thread caches with exit destructors, CUDA handles), so lua_close must
 # not unmap it while other states or threads may still use it.
-SRCS := $(sort $(wildcard src/*.c))
+SRCS := $(sort $(wildcard src/*/*.c))
+HDRS := $(wildcard src/*/*.h src/*/*.def)
 OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS)) $(BUILD)/obj/ga_kernels_embed.o
 KERNELS := $(sort $(wildcard kernels/*.cuh kernels/*.cu))
 LUAFILES := $(wildcard lua/gpuarray/*.lua)
@@ -35,7 +36,8 @@ MODULE := $(BUILD)/gpuarray/core.so
 
 all: $(MODULE)
 
-$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) src/ga_ops.def | $(BUILD)/obj
+$(BUILD)/obj/%.o: src/%.c $(HDRS) | $(BUILD)/obj
+	@mkdir -p $(dir $@)
 	$(CC) $(GA_CFLAGS) $(CFLAGS) -c $< -o $@
 
 # Kernel templates become C strings (ga_kernel_<file>) in the module.
@@ -67,7 +69,7 @@ test: deps
 # backend), under AddressSanitizer and UBSan.
 test-c: test-host-c | $(BUILD)/obj
 	$(CC) -std=gnu99 -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
-	  -Wall -Wextra -Isrc spec/c/test_pool.c src/ga_pool.c -o $(BUILD)/test_pool -pthread
+	  -Wall -Wextra -Isrc spec/c/test_pool.c src/base/ga_pool.c -o $(BUILD)/test_pool -pthread
 	$(BUILD)/test_pool
 
 # Several lua_States on several threads, each using the module.
@@ -78,8 +80,8 @@ test-embed: $(MODULE)
 
 test-host-c: | $(BUILD)/obj
 	$(CC) -std=gnu99 -fwrapv -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
-	  -fno-omit-frame-pointer -Wall -Wextra -Isrc spec/c/test_host.c $(wildcard src/ga_host_*.c) \
-	  src/ga_dtype.c src/ga_ops.c src/ga_error.c $(BLAS_LIBS) -lm -o $(BUILD)/test_host
+	  -fno-omit-frame-pointer -Wall -Wextra -Isrc spec/c/test_host.c $(wildcard src/host/ga_host_*.c) \
+	  src/base/ga_dtype.c src/base/ga_ops.c src/base/ga_error.c $(BLAS_LIBS) -lm -o $(BUILD)/test_host
 	$(BUILD)/test_host
 
 # The whole busted suite against a module built with AddressSanitizer and

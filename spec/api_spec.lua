@@ -1,5 +1,5 @@
 -- The Lua-facing API of the ufuncs (lua/gpuarray/ufuncs.lua, the operators
--- of src/lga_array.c, src/lga_dtype.c): operators against the ufuncs they
+-- of src/binding/lga_array.c, src/binding/lga_dtype.c): operators against the ufuncs they
 -- call, aliases, round/angle/clip, real/imag views, x:astype between every
 -- pair of dtypes, comparison and other methods, can_cast / result_type /
 -- promote_types against NumPy, and bad inputs.  Runs on the host, and on

@@ -109,7 +109,7 @@ describe("disk cache", function()
   end)
 end)
 
--- Advanced indexing (src/ga_cuda_gather.c): gather, scatter and
+-- Advanced indexing (src/cuda/ga_cuda_gather.c): gather, scatter and
 -- scatter-add for every dtype of x (the atomics differ per dtype), every
 -- integer dtype of the index arrays, 0-d to 3-d selections.
 describe("indexing kernels", function()
@@ -144,7 +144,7 @@ describe("indexing kernels", function()
   end)
 end)
 
--- Sorting and searching (src/ga_cuda_sort.c): radix-sort histogram and
+-- Sorting and searching (src/cuda/ga_cuda_sort.c): radix-sort histogram and
 -- scatter in every payload mode, the prefix-sum kernels, binary search.
 describe("sort kernels", function()
   it("compile for every dtype, payload mode and index width", function()
@@ -168,7 +168,7 @@ describe("sort kernels", function()
   end)
 end)
 
--- Scans and nonzero (src/ga_cuda_scan.c): every scan row (GA_REDF_SCAN in
+-- Scans and nonzero (src/cuda/ga_cuda_scan.c): every scan row (GA_REDF_SCAN in
 -- ga_reduce.def) for every dtype, in each layout's passes (row: one long
 -- line, reduce-then-scan; rows: many rows, one pass; col: a non-last axis);
 -- dtype= loops; the two nonzero kernels.
@@ -216,8 +216,8 @@ describe("scan and nonzero kernels", function()
   end)
 end)
 
--- The reduction rows (src/ga_reduce.def) as the CUDA backend generates them
--- (src/ga_cuda_reduce.c), compiled by NVRTC without a GPU.  Layouts of
+-- The reduction rows (src/base/ga_reduce.def) as the CUDA backend generates them
+-- (src/cuda/ga_cuda_reduce.c), compiled by NVRTC without a GPU.  Layouts of
 -- core._compile_reduce: 0 a full contiguous reduction (split: `second` is
 -- its combining kernel), 1 a strided 2-d reduced block, 2 the first axis of
 -- a matrix (COL, vector loads), 3 the same unaligned, 4 a short last axis.

@@ -1,4 +1,4 @@
--- Launch batching (src/ga_cuda_queue.c): kernels are queued and run as
+-- Launch batching (src/cuda/ga_cuda_queue.c): kernels are queued and run as
 -- cached CUDA graphs, in issue order, flushed before copies, cuBLAS, events
 -- and synchronisation.  These check the results it gives, on every path
 -- (short batches, graph capture, graph replay with new parameters, stream

@@ -1,4 +1,4 @@
--- Reductions (issue 5): the rows of src/ga_reduce.def through ga.X, the
+-- Reductions (issue 5): the rows of src/base/ga_reduce.def through ga.X, the
 -- methods and ga.host.X, the functions composed in lua/gpuarray/reduce.lua
 -- (var std nanvar nanstd ptp average trace median, nanargmax/nanargmin's
 -- All-NaN error) and ga.linalg.norm.

@@ -1,4 +1,4 @@
--- Sorting and searching (src/lga_sort.c, gpuarray/sort.lua): sort,
+-- Sorting and searching (src/binding/lga_sort.c, gpuarray/sort.lua): sort,
 -- argsort, x:sort, lexsort, partition, argpartition, unique, searchsorted,
 -- on every device; GPU results checked against the host.
 local helper = require "spec.helper"

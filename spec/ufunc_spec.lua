@@ -1,4 +1,4 @@
--- Every ufunc row of the op table (src/ga_ops.def) against NumPy and, with
+-- Every ufunc row of the op table (src/base/ga_ops.def) against NumPy and, with
 -- a GPU, the CUDA kernels against the host backend.
 --
 -- NumPy's answers are in spec/data/ufunc_ref.lua, written by

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes spec/data/ufunc_ref.lua: NumPy's answers for every ufunc row of
-src/ga_ops.def, for spec/ufunc_spec.lua (CI has no NumPy; the spec only
+src/base/ga_ops.def, for spec/ufunc_spec.lua (CI has no NumPy; the spec only
 reads the generated file, which is committed).
 
     python3 tools/gen_ufunc_ref.py            # needs numpy (2.x)
@@ -51,7 +51,7 @@ CHARS = {"bool": "?", "int8": "b", "uint8": "B", "int16": "h", "uint16": "H", "i
 INTS = ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"]
 FLOATS = ["float16", "float32", "float64"]
 CPLX = ["complex64", "complex128"]
-# type sets of src/ga_ops.h
+# type sets of src/base/ga_ops.h
 TSETS = {
     "ALL": ["bool"] + INTS + FLOATS + CPLX, "NUM": INTS + FLOATS + CPLX,
     "REAL": INTS + FLOATS, "INT": INTS, "FLOAT": FLOATS, "INEXACT": FLOATS + CPLX,
@@ -61,9 +61,9 @@ TSETS = {
 
 
 def read_ops():
-    """(name, nin, nout, typeset, sig) of every row of src/ga_ops.def"""
+    """(name, nin, nout, typeset, sig) of every row of src/base/ga_ops.def"""
     rows = []
-    with open(os.path.join(ROOT, "src", "ga_ops.def")) as f:
+    with open(os.path.join(ROOT, "src", "base", "ga_ops.def")) as f:
         for line in f:
             if not line.startswith("GA_OP("):
                 continue

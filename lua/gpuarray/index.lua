@@ -1,5 +1,5 @@
 --- Basic indexing: `x[key]` and `x[key] = value` (the C side is
--- src/lga_index.c).  Indices are 1-based, negatives count from the end.
+-- src/binding/lga_index.c).  Indices are 1-based, negatives count from the end.
 -- A key is an integer (`x[2]`), or a table of items, one per axis
 -- (`x[{2, 3}]`); an item is
 --

@@ -1,6 +1,6 @@
 --- Advanced indexing and item selection: `x[idx]` and `x[mask]` (get and
 -- set), `take`, `put`, `compress`, `add_at` / `scatter_add` (the C side is
--- src/lga_advindex.c; kernels in src/ga_cuda_gather.c).
+-- src/binding/lga_advindex.c; kernels in src/cuda/ga_cuda_gather.c).
 --
 -- **Index arrays.**  A key item may be an integer array (any integer dtype;
 -- **1-based**, negatives count from the end, as every index here) or a bool

@@ -1,8 +1,8 @@
 --- Joining, splitting and item selection: `concatenate stack hstack vstack
 -- dstack column_stack`, `split array_split hsplit vsplit dsplit`,
 -- `diagonal diag diagflat tril triu asfortranarray`, and the methods
--- `x:diagonal`, `x:fill`, `x:view`.  The C half is src/lga_join.c and
--- src/lga_select.c; gpuarray/init.lua puts these in `ga` and `ga.host`.
+-- `x:diagonal`, `x:fill`, `x:view`.  The C half is src/binding/lga_join.c and
+-- src/binding/lga_select.c; gpuarray/init.lua puts these in `ga` and `ga.host`.
 --
 -- Joins make one new array and copy each input into a slice of it; splits
 -- and `diagonal` return views that share memory with their input.  Axes

@@ -1,6 +1,6 @@
 --- User-defined CUDA kernels, as CuPy's `cupy.ElementwiseKernel`.
--- The C module does the work (src/ga_ewk.c parses and resolves types,
--- src/ga_cuda_ewk.c generates the source and launches); this file documents
+-- The C module does the work (src/core/ga_ewk.c parses and resolves types,
+-- src/cuda/ga_cuda_ewk.c generates the source and launches); this file documents
 -- it.  `ga.ElementwiseKernel` is the public name.
 -- @module gpuarray.kernel
 

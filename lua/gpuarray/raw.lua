@@ -1,6 +1,6 @@
 --- Raw CUDA kernels, as CuPy's `cupy.RawKernel` and `cupy.RawModule`, and
 -- typed scalars for their arguments.  The C module does the work
--- (src/lga_raw.c, src/ga_cuda_raw.c); this file documents it.
+-- (src/binding/lga_raw.c, src/cuda/ga_cuda_raw.c); this file documents it.
 -- @module gpuarray.raw
 
 local core = require "gpuarray.core"

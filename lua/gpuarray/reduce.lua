@@ -1,6 +1,6 @@
 --- Reductions: `sum prod nansum nanprod max min amax amin nanmax nanmin
 -- argmax argmin nanargmax nanargmin all any count_nonzero mean nanmean`
--- (rows of src/ga_reduce.def, run by both backends), the functions composed
+-- (rows of src/base/ga_reduce.def, run by both backends), the functions composed
 -- from them here (`var std nanvar nanstd ptp average trace median`),
 -- `ga.linalg.norm`, and the ndarray methods (`x:sum()` ...).
 -- gpuarray/init.lua puts these in `ga` and `ga.host`.

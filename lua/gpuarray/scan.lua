@@ -1,11 +1,11 @@
 --- Scans and nonzero selection: `cumsum cumprod nancumsum nancumprod`,
 -- `nonzero argwhere flatnonzero` (and `ga.where(cond)` with one argument),
 -- and the methods `x:cumsum`, `x:cumprod`, `x:nonzero`.  The C half is
--- src/lga_scan.c (kernels in src/ga_cuda_scan.c, host loops in
--- src/ga_host_scan.c); gpuarray/init.lua puts these in `ga` and `ga.host`.
+-- src/binding/lga_scan.c (kernels in src/cuda/ga_cuda_scan.c, host loops in
+-- src/host/ga_host_scan.c); gpuarray/init.lua puts these in `ga` and `ga.host`.
 --
 -- **Scans** are the reduction rows `sum prod nansum nanprod` of
--- src/ga_reduce.def run along one axis.  The result's dtype is NumPy's:
+-- src/base/ga_reduce.def run along one axis.  The result's dtype is NumPy's:
 -- bool and signed integers give int64, unsigned integers uint64, the others
 -- keep their dtype; `dtype=` sets the loop dtype and the result's dtype
 -- (`cumsum(int8, {dtype="int8"})` wraps, as NumPy).  float16 is accumulated

@@ -3,7 +3,7 @@
 -- `broadcast_to`, `broadcast_arrays`, `atleast_1d/2d/3d`, `flip`, `fliplr`,
 -- `flipud`, `roll`, `repeat`, `tile`, as in NumPy.
 --
--- The functions are C closures (`src/lga_shape.c`), in `ga` and `ga.host`;
+-- The functions are C closures (`src/binding/lga_shape.c`), in `ga` and `ga.host`;
 -- this file documents them and adds the ndarray methods NumPy has
 -- (`reshape ravel flatten transpose swapaxes squeeze repeat`).
 --

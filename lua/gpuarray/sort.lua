@@ -1,7 +1,7 @@
 --- Sorting and searching: `sort argsort lexsort partition argpartition
 -- unique searchsorted`, and the methods `x:sort` (in place), `x:argsort`,
 -- `x:partition` (in place), `x:searchsorted`.  The C half is
--- src/lga_sort.c (sort, argsort, searchsorted on both backends: a stable
+-- src/binding/lga_sort.c (sort, argsort, searchsorted on both backends: a stable
 -- merge sort on the host, an LSD radix sort on the GPU); the rest is
 -- composed here.  gpuarray/init.lua puts these in `ga` and `ga.host`.
 --

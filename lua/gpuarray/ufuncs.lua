@@ -3,7 +3,7 @@
 -- methods that call them, and the dtype rules (`can_cast`, `result_type`,
 -- `promote_types`).
 --
--- Every ufunc is one row of the op table (`src/ga_ops.def`); the C module
+-- Every ufunc is one row of the op table (`src/base/ga_ops.def`); the C module
 -- makes each row a function (`ga.core.ufuncs`), and `gpuarray/init.lua`
 -- copies the public ones and this file's functions into `ga` and `ga.host`.
 --

@@ -1,8 +1,8 @@
 /* Unit tests of the host backend (ga_host_*.c) with no Lua and no ga_array
  * core: ga_ew_call and ga_array structs are built by hand over malloc'ed
  * data.  Prints one line per failure and a final "N passed, M failed". */
-#include "ga_host.h"
-#include "ga_error.h"
+#include "host/ga_host.h"
+#include "base/ga_error.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

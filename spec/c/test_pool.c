@@ -1,7 +1,7 @@
 /* Unit test of the caching allocator (src/ga_pool.c) over a malloc-backed fake
  * raw allocator with counters.  `test_pool` runs the checks; `test_pool bench`
  * times cached malloc/free pairs. */
-#include "ga_pool.h"
+#include "base/ga_pool.h"
 
 #include <pthread.h>
 #include <stdint.h>

@@ -1,0 +1,73 @@
+/* The array core: buffers (refcounted, shared by views), arrays (dtype,
+ * shape, byte strides, offset), shape arithmetic and broadcasting.  No Lua. */
+#ifndef GA_ARRAY_H
+#define GA_ARRAY_H
+
+#include "base/ga_dtype.h"
+#include "base/ga_error.h"
+#include <stdint.h>
+
+#define GA_MAXDIM 32
+#define GA_CPU (-1)           /* device id of the host backend */
+
+typedef struct ga_block ga_block;
+
+/* One allocation.  Views share it; it goes back to its pool when the last
+ * array referring to it is freed. */
+typedef struct ga_buffer {
+  int refcount;
+  int device;          /* GA_CPU or CUDA ordinal */
+  void *ptr;
+  size_t nbytes;
+  struct ga_pool *pool;  /* owner pool */
+  ga_block *block;     /* block of that pool */
+  void *stream;        /* stream the buffer was allocated on */
+} ga_buffer;
+
+typedef struct ga_array {
+  ga_buffer *buf;      /* NULL once freed */
+  int64_t offset;      /* byte offset of element 0 in buf */
+  int dtype;
+  int ndim;
+  int64_t size;
+  int64_t shape[GA_MAXDIM];
+  int64_t strides[GA_MAXDIM];   /* bytes; may be 0 or negative */
+} ga_array;
+
+#define GA_DATA(a) ((char *)(a)->buf->ptr + (a)->offset)
+#define GA_DEVICE(a) ((a)->buf->device)
+
+/* Memory: the dispatch to the host or CUDA allocator for `device`. */
+int ga_buffer_new(int device, size_t nbytes, void *stream, ga_buffer **out);
+void ga_buffer_incref(ga_buffer *b);
+void ga_buffer_decref(ga_buffer *b);
+/* Live bytes held by arrays on CUDA devices (all devices), for GC pacing. */
+int64_t ga_live_device_bytes(void);
+
+/* Validate a shape and compute its size; errors on negative dims or overflow
+ * of the byte size.  `what` is for the message ("negative dimensions are not
+ * allowed"). */
+int ga_shape_size(int ndim, const int64_t *shape, int itemsize, int64_t *size);
+/* Fill C-contiguous strides. */
+void ga_strides_c(int ndim, const int64_t *shape, int itemsize, int64_t *strides);
+/* Initialise `a` as a fresh C-contiguous array with a new buffer. */
+int ga_array_init(ga_array *a, int device, int dtype, int ndim, const int64_t *shape, void *stream);
+/* `v` becomes a view of `a` (shares and increfs the buffer). */
+void ga_array_view(ga_array *v, const ga_array *a);
+/* "cpu" or "cuda:N", for messages (buf: at least 32 bytes). */
+const char *ga_device_name(int device, char *buf);
+/* Give a view its shape and byte strides (ndim of each) and the size. */
+void ga_array_set_geometry(ga_array *v, int ndim, const int64_t *shape, const int64_t *strides);
+void ga_array_release(ga_array *a); /* decref buffer, mark freed */
+
+bool ga_is_c_contiguous(const ga_array *a);
+bool ga_is_f_contiguous(const ga_array *a);
+
+/* Broadcast shapes: out gets the common shape; error message names shapes. */
+int ga_broadcast_shapes(int n, const ga_array *const *arrs, int *ndim, int64_t *shape);
+/* Strides of `a` as seen broadcast to (ndim, shape): 0 on new/size-1 axes. */
+void ga_broadcast_strides(const ga_array *a, int ndim, const int64_t *shape, int64_t *strides);
+/* Format "(2,3)" into buf. */
+const char *ga_shape_str(int ndim, const int64_t *shape, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,112 @@
+/* Argument helpers shared by the binding: dtypes, shapes, option tables. */
+#include "binding/lga_core.h"
+#include <string.h>
+
+/* dtype names already seen -> dtype, in a registry table: Lua strings are
+ * interned, so this is one hash lookup instead of a scan of the names. */
+static const char dtype_cache_key = 0;
+
+int lga_opt_dtype(lua_State *L, int idx, const char *fname, int dflt) {
+  if (lua_isnoneornil(L, idx)) return dflt;
+  if (lua_type(L, idx) != LUA_TSTRING)
+    return lga_errorf(L, fname, "dtype must be a string such as \"float32\", got %s", luaL_typename(L, idx));
+  idx = lua_absindex(L, idx);
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &dtype_cache_key) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &dtype_cache_key);
+  }
+  lua_pushvalue(L, idx);
+  if (lua_rawget(L, -2) == LUA_TNUMBER) {
+    int dt = (int)lua_tointeger(L, -1);
+    lua_pop(L, 2);
+    return dt;
+  }
+  lua_pop(L, 1);
+  const char *name = lua_tostring(L, idx);
+  int dt = ga_dtype_from_name(name);
+  if (dt < 0) return lga_errorf(L, fname, "unknown dtype '%s'", name);
+  lua_pushvalue(L, idx);
+  lua_pushinteger(L, dt);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+  return dt;
+}
+
+static int64_t dim_value(lua_State *L, int idx, const char *fname) {
+  if (lua_type(L, idx) != LUA_TNUMBER)
+    return lga_errorf(L, fname, "dimensions must be integers, got %s", luaL_typename(L, idx));
+  lua_Integer v;
+  if (!lua_isinteger(L, idx)) {
+    lua_Number f = lua_tonumber(L, idx);
+    if (!lua_numbertointeger(f, &v) || (lua_Number)v != f)
+      return lga_errorf(L, fname, "dimensions must be integers, got %s", lua_tostring(L, idx));
+  } else {
+    v = lua_tointeger(L, idx);
+  }
+  if (v < 0) return lga_errorf(L, fname, "negative dimensions are not allowed");
+  return v;
+}
+
+int lga_get_shape(lua_State *L, int idx, const char *fname, int64_t *shape) {
+  idx = lua_absindex(L, idx);
+  if (lua_type(L, idx) == LUA_TNUMBER) {
+    shape[0] = dim_value(L, idx, fname);
+    return 1;
+  }
+  if (lua_type(L, idx) != LUA_TTABLE || lga_toarray(L, idx))
+    return lga_errorf(L, fname, "shape must be an integer or a table of integers, got %s", luaL_typename(L, idx));
+  int n = (int)lua_rawlen(L, idx);
+  if (n > GA_MAXDIM)
+    return lga_errorf(L, fname, "maximum supported dimension for an ndarray is %d, found %d", GA_MAXDIM, n);
+  for (int i = 0; i < n; i++) {
+    lua_rawgeti(L, idx, i + 1);
+    shape[i] = dim_value(L, -1, fname);
+    lua_pop(L, 1);
+  }
+  int64_t size;
+  if (ga_shape_size(n, shape, 1, &size)) lga_fail(L, fname);
+  return n;
+}
+
+void lga_check_options(lua_State *L, int idx, const char *fname, const char *const *allowed) {
+  idx = lua_absindex(L, idx);
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    lua_pop(L, 1);
+    int ok = 0;
+    if (lua_type(L, -1) == LUA_TSTRING)
+      for (int i = 0; allowed[i] && !ok; i++) ok = strcmp(lua_tostring(L, -1), allowed[i]) == 0;
+    if (!ok) {
+      lua_pushvalue(L, -1);
+      return (void)lga_errorf(L, fname, "unknown option '%s'", luaL_tolstring(L, -1, NULL));
+    }
+  }
+}
+
+int lga_read_axes(lua_State *L, int idx, const char *fname, int ndim, int64_t *axes) {
+  if (lua_isnoneornil(L, idx) || (lua_isboolean(L, idx) && !lua_toboolean(L, idx))) return -1;
+  if (lua_isinteger(L, idx)) { axes[0] = lua_tointeger(L, idx); return 1; }
+  if (lua_type(L, idx) != LUA_TTABLE)
+    return lga_errorf(L, fname, "axis must be an integer or a table of integers, got %s", luaL_typename(L, idx));
+  int n = (int)lua_rawlen(L, idx);
+  if (ndim >= 0 && n > ndim) return lga_errorf(L, fname, "%d axes given for an array of %d dimensions", n, ndim);
+  if (n > GA_MAXDIM) return lga_errorf(L, fname, "%d axes given (at most %d)", n, GA_MAXDIM);
+  for (int j = 0; j < n; j++) {
+    lua_rawgeti(L, idx, j + 1);
+    if (!lua_isinteger(L, -1)) lga_errorf(L, fname, "axis must be an integer or a table of integers");
+    axes[j] = lua_tointeger(L, -1);
+    lua_pop(L, 1);
+  }
+  return n;
+}
+
+void lga_setfuncs(lua_State *L, const luaL_Reg *l, int table_idx) {
+  table_idx = lua_absindex(L, table_idx);
+  for (; l->name; l++) {
+    lua_getfield(L, table_idx, "_state");
+    lua_pushcclosure(L, l->func, 1);
+    lua_setfield(L, table_idx, l->name);
+  }
+}

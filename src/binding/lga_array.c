@@ -1,0 +1,390 @@
+/* The ndarray userdata: creation, lifetime (__gc, __close and :free share
+ * one idempotent release), attributes, metamethods.  Methods written in Lua
+ * live in the same methods table (filled by gpuarray/init.lua). */
+#include "binding/lga_core.h"
+#include "cuda/ga_cuda.h"
+#include "host/ga_host.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Force a full collection once this many bytes were allocated since the
+ * last one (or half the live device bytes, whichever is larger): Lua cannot
+ * see device memory, so without this, temporaries pile up on the card. */
+#define LGA_GC_STEP_BYTES (256ll << 20)
+
+int lga_errorf(lua_State *L, const char *fname, const char *fmt, ...) {
+  char msg[4096];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return luaL_error(L, "%s: %s", fname, msg);
+}
+
+int lga_fail(lua_State *L, const char *fname) {
+  luaL_where(L, 1);   /* the caller's position, as luaL_error gives */
+  lua_pushfstring(L, "%s: %s", fname, ga_errmsg());
+  lua_concat(L, 2);
+  return lua_error(L);
+}
+
+int lga_fail_compile(lua_State *L, const char *fname, const char *source) {
+  const char *msg = ga_errmsg(), *cut;
+  if (!source || ga_errcode() != GA_ENVRTC || !(cut = strstr(msg, "\nsource:\n"))) return lga_fail(L, fname);
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  luaL_where(L, 1);
+  luaL_addvalue(&b);
+  luaL_addstring(&b, fname);
+  luaL_addstring(&b, ": ");
+  luaL_addlstring(&b, msg, (size_t)(cut - msg) + 9);   /* the message up to "source:\n" */
+  int line = 1;
+  for (const char *p = source; *p;) {
+    const char *nl = strchr(p, '\n');
+    size_t len = nl ? (size_t)(nl - p) : strlen(p);
+    char num[32];
+    snprintf(num, sizeof num, "%4d | ", line++);
+    luaL_addstring(&b, num);
+    luaL_addlstring(&b, p, len);
+    luaL_addchar(&b, '\n');
+    p += len + (nl != NULL);
+  }
+  luaL_pushresult(&b);
+  return lua_error(L);
+}
+
+/* The metatable is also stored under this address key: a rawgetp is
+ * cheaper than luaL_testudata's lookup by name, on every operand. */
+static const char mt_key = 0;
+
+ga_array *lga_toarray(lua_State *L, int idx) {
+  void *p = lua_touserdata(L, idx);
+  if (!p || !lua_getmetatable(L, idx)) return NULL;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
+  int same = lua_rawequal(L, -1, -2);
+  lua_pop(L, 2);
+  return same ? p : NULL;
+}
+
+ga_array *lga_check(lua_State *L, int idx, const char *fname) {
+  ga_array *a = lga_toarray(L, idx);
+  if (!a) lga_errorf(L, fname, "bad argument #%d (ndarray expected, got %s)", idx, luaL_typename(L, idx));
+  if (!a->buf) lga_errorf(L, fname, "array has been freed");
+  return a;
+}
+
+void lga_check_current(lua_State *L, lga_state *S, const ga_array *a, const char *fname) {
+  int d = GA_DEVICE(a);
+  if (d != GA_CPU && d != S->device && S->device != GA_CPU)
+    lga_errorf(L, fname, "array device must be same as the current device: array device = %d while current = %d",
+               d, S->device);
+}
+
+static ga_array *push_blank(lua_State *L) {
+  ga_array *a = lua_newuserdatauv(L, sizeof(ga_array), 1);
+  a->buf = NULL;
+  a->ndim = 0;
+  a->size = 0;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
+  lua_setmetatable(L, -2);
+  return a;
+}
+
+ga_array *lga_new_array(lua_State *L, lga_state *S, const char *fname, int device, int dtype,
+                        int ndim, const int64_t *shape) {
+  /* pace the GC by bytes before allocating, so that garbage arrays return
+   * their blocks to the pool in time for this allocation to reuse them */
+  int64_t size;
+  if (ga_shape_size(ndim, shape, GA_ITEMSIZE(dtype), &size)) lga_fail(L, fname);
+  S->gc_debt += size * GA_ITEMSIZE(dtype);
+  if (S->gc_debt > LGA_GC_STEP_BYTES && S->gc_debt > ga_live_device_bytes() / 2) {
+    S->gc_debt = 0;
+    lua_gc(L, LUA_GCCOLLECT);
+  }
+  ga_array *a = push_blank(L);
+  void *stream = lga_stream(S, device);
+  int rc = ga_array_init(a, device, dtype, ndim, shape, stream);
+  if (rc == GA_ENOMEM) {
+    /* free cached blocks, let Lua drop what it no longer references, retry */
+    ga_pool_free_all_blocks(device == GA_CPU ? ga_host_pool() : ga_cuda_pool(device));
+    lua_gc(L, LUA_GCCOLLECT);
+    S->gc_debt = 0;
+    rc = ga_array_init(a, device, dtype, ndim, shape, stream);
+  }
+  if (rc) lga_fail(L, fname);
+  return a;
+}
+
+ga_array *lga_new_view(lua_State *L, int base_idx) {
+  base_idx = lua_absindex(L, base_idx);
+  ga_array *src = lga_toarray(L, base_idx);
+  ga_array *v = push_blank(L);
+  ga_array_view(v, src);
+  /* base is the array that owns the memory, as in NumPy */
+  if (lua_getiuservalue(L, base_idx, 1) == LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_pushvalue(L, base_idx);
+  }
+  lua_setiuservalue(L, -2, 1);
+  return v;
+}
+
+/* __gc, __close and :free */
+static int arr_free(lua_State *L) {
+  ga_array *a = lga_toarray(L, 1);
+  if (a) ga_array_release(a);
+  return 0;
+}
+
+static int arr_len(lua_State *L) {
+  ga_array *a = lga_check(L, 1, "len");
+  if (a->ndim == 0) return lga_errorf(L, "len", "len() of unsized object (0-d array)");
+  lua_pushinteger(L, a->shape[0]);
+  return 1;
+}
+
+static void push_int_table(lua_State *L, int n, const int64_t *v) {
+  lua_createtable(L, n, 0);
+  for (int i = 0; i < n; i++) {
+    lua_pushinteger(L, v[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+}
+
+static void push_device_name(lua_State *L, int dev) {
+  if (dev == GA_CPU) lua_pushliteral(L, "cpu");
+  else lua_pushfstring(L, "cuda:%d", dev);
+}
+
+static int transpose_view(lua_State *L) {
+  ga_array *a = lga_toarray(L, 1);
+  ga_array *v = lga_new_view(L, 1);
+  for (int i = 0; i < a->ndim; i++) {
+    v->shape[i] = a->shape[a->ndim - 1 - i];
+    v->strides[i] = a->strides[a->ndim - 1 - i];
+  }
+  return 1;
+}
+
+/* x.real / x.imag.  Complex: a view of one half of every element (the real
+ * dtype, the same strides, imag half an element in), so that writing
+ * through it changes x, as in NumPy.  Real dtypes: real is x itself, imag a
+ * new array of zeros (NumPy's is a read-only view of zeros). */
+static int part_view(lua_State *L, ga_array *a, int imag) {
+  if (GA_IS_COMPLEX(a->dtype)) {
+    ga_array *v = lga_new_view(L, 1);
+    v->dtype = a->dtype == GA_COMPLEX64 ? GA_FLOAT32 : GA_FLOAT64;
+    if (imag) v->offset += GA_ITEMSIZE(v->dtype);
+    return 1;
+  }
+  if (!imag) {
+    lua_pushvalue(L, 1);
+    return 1;
+  }
+  lga_state *S = LGA_STATE(L);
+  ga_array *z = lga_new_array(L, S, "imag", GA_DEVICE(a), a->dtype, a->ndim, a->shape);
+  ga_operand zero = {.kind = GA_ARG_INT, .i = 0};
+  lga_run_fill(L, S, z, &zero, "imag");
+  return 1;
+}
+
+/* Attributes; returns 0 when `k` is none. */
+static int push_attr(lua_State *L, ga_array *a, const char *k) {
+  switch (k[0]) {
+  case 's':
+    if (!strcmp(k, "shape")) { push_int_table(L, a->ndim, a->shape); return 1; }
+    if (!strcmp(k, "size")) { lua_pushinteger(L, a->size); return 1; }
+    if (!strcmp(k, "strides")) { push_int_table(L, a->ndim, a->strides); return 1; }
+    break;
+  case 'n':
+    if (!strcmp(k, "ndim")) { lua_pushinteger(L, a->ndim); return 1; }
+    if (!strcmp(k, "nbytes")) { lua_pushinteger(L, a->size * GA_ITEMSIZE(a->dtype)); return 1; }
+    break;
+  case 'd':
+    if (!strcmp(k, "dtype")) { lua_pushstring(L, ga_dtypes[a->dtype].name); return 1; }
+    if (!strcmp(k, "device")) { push_device_name(L, GA_DEVICE(a)); return 1; }
+    break;
+  case 'i':
+    if (!strcmp(k, "itemsize")) { lua_pushinteger(L, GA_ITEMSIZE(a->dtype)); return 1; }
+    if (!strcmp(k, "imag")) return part_view(L, a, 1);
+    break;
+  case 'r':
+    if (!strcmp(k, "real")) return part_view(L, a, 0);
+    break;
+  case 'b':
+    if (!strcmp(k, "base")) { lua_getiuservalue(L, 1, 1); return 1; }
+    break;
+  case 'f':
+    if (!strcmp(k, "flags")) {
+      lua_createtable(L, 0, 4);
+      lua_pushboolean(L, ga_is_c_contiguous(a)); lua_setfield(L, -2, "c_contiguous");
+      lua_pushboolean(L, ga_is_f_contiguous(a)); lua_setfield(L, -2, "f_contiguous");
+      lua_getiuservalue(L, 1, 1);
+      lua_pushboolean(L, lua_isnil(L, -1)); lua_setfield(L, -3, "owndata");
+      lua_pop(L, 1);
+      lua_pushboolean(L, 1); lua_setfield(L, -2, "writeable");
+      return 1;
+    }
+    break;
+  case 'T':
+    if (!k[1]) return transpose_view(L);
+    break;
+  }
+  return 0;
+}
+
+/* __index: methods first (upvalue 2), then attributes. */
+static int arr_index(lua_State *L) {
+  if (lua_type(L, 2) == LUA_TSTRING) {
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL) return 1;
+    lua_pop(L, 1);
+    ga_array *a = lga_check(L, 1, "ndarray");
+    const char *k = lua_tostring(L, 2);
+    if (push_attr(L, a, k)) return 1;
+    return lga_errorf(L, "ndarray", "no attribute or method '%s'", k);
+  }
+  /* any other key: indexing (lga_index.c) */
+  lua_settop(L, 2);
+  return lga_getitem(L);
+}
+
+static int arr_newindex(lua_State *L) {
+  if (lua_type(L, 2) == LUA_TSTRING)
+    return lga_errorf(L, "ndarray", "cannot set field '%s' (arrays have no writable fields)", lua_tostring(L, 2));
+  lua_settop(L, 3);
+  return lga_setitem(L);
+}
+
+/* The arithmetic and bitwise metamethods, one row each: the op row it runs.
+ * Operands keep Lua's order (2 - x is subtract(2, x)); errors name the op. */
+static const struct { const char *mm; int op; } arr_ops[] = {
+  {"__add", GA_OP_ADD},          {"__sub", GA_OP_SUBTRACT},      {"__mul", GA_OP_MULTIPLY},
+  {"__div", GA_OP_TRUE_DIVIDE},  {"__idiv", GA_OP_FLOOR_DIVIDE}, {"__mod", GA_OP_REMAINDER},
+  {"__pow", GA_OP_POWER},        {"__unm", GA_OP_NEGATIVE},      {"__band", GA_OP_BITWISE_AND},
+  {"__bor", GA_OP_BITWISE_OR},   {"__bxor", GA_OP_BITWISE_XOR},  {"__bnot", GA_OP_INVERT},
+  {"__shl", GA_OP_LEFT_SHIFT},   {"__shr", GA_OP_RIGHT_SHIFT},
+};
+
+/* upvalue 2: the op's index in ga_ops */
+static int arr_op(lua_State *L) {
+  const ga_op *op = &ga_ops[lua_tointeger(L, lua_upvalueindex(2))];
+  lua_settop(L, op->nin);   /* Lua passes a unary operand twice */
+  return lga_ew(L, LGA_STATE(L), op, 1, 0, op->name);
+}
+
+/* < <= > >=: Lua keeps one boolean of __lt/__le, which cannot hold an
+ * element-wise result; say where the comparisons are instead. */
+static int arr_order(lua_State *L) {
+  return lga_errorf(L, lua_tostring(L, lua_upvalueindex(1)),
+                    "arrays cannot be compared with < <= > >= (Lua makes one boolean of them); "
+                    "compare element-wise with a:lt(b), a:le(b), a:gt(b), a:ge(b) or ga.less(a, b) etc.");
+}
+
+static int arr_eq(lua_State *L) {
+  /* identity only: element-wise comparison is ga.equal / a:eq(b) */
+  lua_pushboolean(L, lua_rawequal(L, 1, 2));
+  return 1;
+}
+
+/* x:astype(dtype, opts) or x:astype{dtype=, casting=, copy=}: NumPy's
+ * defaults casting="unsafe", copy=true; copy=false with the same dtype
+ * gives x itself.  The result is C-contiguous, on x's device. */
+static int arr_astype(lua_State *L) {
+  static const char *const options[] = {"dtype", "casting", "copy", NULL};
+  const char *fname = "astype";
+  lga_state *S = LGA_STATE(L);
+  ga_array *a = lga_check(L, 1, fname);
+  int top = lua_gettop(L), opts = 0, dt;
+  if (top == 2 && lua_istable(L, 2) && !lga_toarray(L, 2)) {
+    opts = 2;
+    lga_check_options(L, opts, fname, options);
+    lua_getfield(L, opts, "dtype");
+    dt = lga_opt_dtype(L, -1, fname, -1);
+    lua_pop(L, 1);
+  } else {
+    if (top > 3 || (top == 3 && !lua_istable(L, 3) && !lua_isnil(L, 3)))
+      return lga_errorf(L, fname, "takes a dtype and an options table {casting=, copy=}, got %d arguments",
+                        top - 1);
+    dt = lga_opt_dtype(L, 2, fname, -1);
+    if (top == 3 && lua_istable(L, 3)) {
+      opts = 3;
+      static const char *const rest[] = {"casting", "copy", NULL};
+      lga_check_options(L, opts, fname, rest);
+    }
+  }
+  if (dt < 0) return lga_errorf(L, fname, "a dtype is required, e.g. x:astype(\"float32\")");
+  int casting = GA_CAST_UNSAFE, copy = 1;
+  if (opts) {
+    if (lua_getfield(L, opts, "casting") != LUA_TNIL) {
+      const char *c = lua_tostring(L, -1);
+      if (!c || (casting = ga_casting_from_name(c)) < 0)
+        return lga_errorf(L, fname, "casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe'");
+    }
+    if (lua_getfield(L, opts, "copy") != LUA_TNIL) {
+      if (!lua_isboolean(L, -1))
+        return lga_errorf(L, fname, "copy must be a boolean, got %s", luaL_typename(L, -1));
+      copy = lua_toboolean(L, -1);
+    }
+    lua_pop(L, 2);
+  }
+  if (!ga_can_cast(a->dtype, dt, casting))
+    return lga_errorf(L, fname, "Cannot cast array data from dtype('%s') to dtype('%s') according to the rule '%s'",
+                      ga_dtypes[a->dtype].name, ga_dtypes[dt].name, ga_casting_names[casting]);
+  lga_to_device(L, S, 1, GA_DEVICE(a), dt, copy, fname);
+  return 1;
+}
+
+void lga_open_array(lua_State *L) {
+  /* stack: module table at -1; the state userdata is module._state */
+  int mod = lua_gettop(L);
+  lua_getfield(L, mod, "_state");
+  int st = lua_gettop(L);
+  luaL_newmetatable(L, LGA_ARRAY_MT);
+  int mt = lua_gettop(L);
+  lua_pushvalue(L, mt);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &mt_key);
+  lua_newtable(L);                     /* methods */
+  int methods = lua_gettop(L);
+  lua_pushvalue(L, methods);
+  lua_setfield(L, mod, "ndarray_methods");
+  lua_pushvalue(L, methods);   /* for the advanced indexer's hooks (lga_index.c) */
+  lua_setfield(L, LUA_REGISTRYINDEX, "gpuarray.ndarray_methods");
+  lua_pushvalue(L, mt);
+  lua_setfield(L, mod, "ndarray_mt");
+
+  lua_pushvalue(L, st);
+  lua_pushvalue(L, methods);
+  lua_pushcclosure(L, arr_index, 2);
+  lua_setfield(L, mt, "__index");
+  lua_pushvalue(L, st);   /* upvalue 1 is the state, as for every binding function */
+  lua_pushcclosure(L, arr_newindex, 1);
+  lua_setfield(L, mt, "__newindex");
+  static const luaL_Reg mms[] = {
+    {"__gc", arr_free}, {"__close", arr_free}, {"__len", arr_len}, {"__eq", arr_eq}, {NULL, NULL}};
+  lua_pushvalue(L, mt);
+  lua_pushvalue(L, st);
+  luaL_setfuncs(L, mms, 1);
+  lua_pop(L, 1);
+  for (size_t i = 0; i < sizeof arr_ops / sizeof arr_ops[0]; i++) {
+    lua_pushvalue(L, st);
+    lua_pushinteger(L, arr_ops[i].op);
+    lua_pushcclosure(L, arr_op, 2);
+    lua_setfield(L, mt, arr_ops[i].mm);
+  }
+  lua_pushliteral(L, "lt");
+  lua_pushcclosure(L, arr_order, 1);
+  lua_setfield(L, mt, "__lt");
+  lua_pushliteral(L, "le");
+  lua_pushcclosure(L, arr_order, 1);
+  lua_setfield(L, mt, "__le");
+  lua_pushvalue(L, st);
+  lua_pushcclosure(L, arr_astype, 1);
+  lua_setfield(L, methods, "astype");
+  lua_pushliteral(L, LGA_ARRAY_MT);
+  lua_setfield(L, mt, "__name");
+  lua_pushcfunction(L, arr_free);
+  lua_setfield(L, methods, "free");
+  lua_settop(L, mod);
+}

@@ -1,0 +1,19 @@
+/* Argument helpers shared by the user-kernel bindings (ElementwiseKernel,
+ * ReductionKernel): their text arguments and their call operands. */
+#ifndef LGA_KERNARG_H
+#define LGA_KERNARG_H
+#include "binding/lga_core.h"
+#include "core/ga_ewk.h"
+
+/* A string argument at idx (nil: dflt, or an error when dflt is NULL; a
+ * number too where `numbers`), stored in the table at `texts` under `key`
+ * so that it stays valid while the kernel lives.  Errors name `ctor`. */
+const char *lga_kernel_text(lua_State *L, const char *ctor, int idx, int texts, const char *key,
+                            const char *dflt, bool numbers);
+/* Stack argument idx, the kernel's argument a (parameter list k), as an
+ * operand; arrays must be on the current device unless S is NULL (compile
+ * only).  Errors name `fname`. */
+void lga_kernel_operand(lua_State *L, lga_state *S, const ga_ewk *k, const char *fname, int idx, int a,
+                        ga_ewk_operand *o);
+
+#endif

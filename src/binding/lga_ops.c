@@ -1,0 +1,111 @@
+/* Elementwise ops as Lua functions: one C closure per op row (the row is the
+ * upvalue), operands converted per NEP 50, options {out=, dtype=, casting=}. */
+#include "binding/lga_core.h"
+#include <string.h>
+
+static const char *const ew_options[] = {"out", "dtype", "casting", NULL};
+
+int lga_ew(lua_State *L, lga_state *S, const ga_op *op, int first, int opts, const char *fname) {
+  ga_operand ins[GA_MAXARGS];
+  int any_array = 0;
+  for (int k = 0; k < op->nin; k++) {
+    int idx = first + k;
+    ga_operand *o = &ins[k];
+    o->arr = NULL;
+    switch (lua_type(L, idx)) {
+    case LUA_TNUMBER:
+      if (lua_isinteger(L, idx)) { o->kind = GA_ARG_INT; o->i = lua_tointeger(L, idx); }
+      else { o->kind = GA_ARG_FLOAT; o->f = lua_tonumber(L, idx); }
+      break;
+    case LUA_TBOOLEAN:
+      o->kind = GA_ARG_BOOL;
+      o->i = lua_toboolean(L, idx);
+      break;
+    case LUA_TUSERDATA: {
+      ga_array *a = lga_toarray(L, idx);
+      if (a) {
+        if (!a->buf) return lga_errorf(L, fname, "array has been freed");
+        lga_check_current(L, S, a, fname);
+        o->kind = GA_ARG_ARRAY;
+        o->arr = a;
+        any_array = 1;
+        break;
+      }
+    } /* fall through */
+    default:
+      if (lua_isnoneornil(L, idx) && k >= 1)
+        return lga_errorf(L, fname, "takes %d operands, got %d", op->nin, k);
+      return lga_errorf(L, fname, "bad operand #%d (array or number expected, got %s)", k + 1,
+                        luaL_typename(L, idx));
+    }
+  }
+  /* all Lua numbers: the first becomes a 0-d array of its default dtype */
+  if (!any_array) {
+    lga_from_value(L, S, first, S->device, -1, 1, fname);
+    lua_replace(L, first);
+    ins[0].kind = GA_ARG_ARRAY;
+    ins[0].arr = lga_toarray(L, first);
+  }
+
+  int dtype_req = -1, casting = GA_CAST_SAME_KIND, out_idx = 0;
+  if (opts) {
+    lga_check_options(L, opts, fname, ew_options);
+    lua_getfield(L, opts, "dtype");
+    dtype_req = lga_opt_dtype(L, -1, fname, -1);
+    lua_pop(L, 1);
+    if (lua_getfield(L, opts, "casting") != LUA_TNIL) {
+      const char *c = lua_tostring(L, -1);
+      if (!c || (casting = ga_casting_from_name(c)) < 0)
+        return lga_errorf(L, fname, "casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe'");
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, opts, "out") != LUA_TNIL) out_idx = lua_gettop(L);
+    else lua_pop(L, 1);
+  }
+  ga_ew_plan plan;
+  if (ga_ew_prepare(op, ins, dtype_req, casting, &plan)) return lga_fail(L, fname);
+
+  ga_array *outs[GA_MAXARGS];
+  int base = lua_gettop(L);
+  if (out_idx) {
+    if (op->nout == 1 && lga_toarray(L, out_idx)) {
+      lua_pushvalue(L, out_idx);
+    } else if (op->nout > 1 && lua_istable(L, out_idx)) {
+      for (int k = 0; k < op->nout; k++) lua_rawgeti(L, out_idx, k + 1);
+    } else {
+      return lga_errorf(L, fname, "out must be %s", op->nout == 1 ? "an ndarray" : "a table of ndarrays");
+    }
+    for (int k = 0; k < op->nout; k++) {
+      outs[k] = lga_check(L, base + 1 + k, fname);
+      if (ga_ew_check_out(&plan, k, outs[k], casting)) return lga_fail(L, fname);
+    }
+  } else {
+    for (int k = 0; k < op->nout; k++)
+      outs[k] = lga_new_array(L, S, fname, plan.device, plan.out_dtype[k], plan.ndim, plan.shape);
+  }
+  if (ga_ew_run(&plan, ins, outs, lga_stream(S, plan.device))) return lga_fail(L, fname);
+  return op->nout;
+}
+
+/* ga.NAME(a, b, opts): upvalue 2 is the op's index in the table */
+static int ufunc_call(lua_State *L) {
+  const ga_op *op = &ga_ops[lua_tointeger(L, lua_upvalueindex(2))];
+  int top = lua_gettop(L), opts = 0;
+  if (top == op->nin + 1 && lua_type(L, top) == LUA_TTABLE && !lga_toarray(L, top)) opts = top;
+  else if (top > op->nin && !(top == op->nin + 1 && lua_isnil(L, top)))
+    return lga_errorf(L, op->name, "takes %d operand%s and an options table, got %d arguments", op->nin,
+                      op->nin == 1 ? "" : "s", top);
+  return lga_ew(L, LGA_STATE(L), op, 1, opts, op->name);
+}
+
+void lga_open_ops(lua_State *L) {
+  int mod = lua_gettop(L);
+  lua_newtable(L);   /* module.ufuncs: name -> function */
+  for (int i = 0; i < GA_NOPS; i++) {
+    lua_getfield(L, mod, "_state");
+    lua_pushinteger(L, i);
+    lua_pushcclosure(L, ufunc_call, 2);
+    lua_setfield(L, -2, ga_ops[i].name);
+  }
+  lua_setfield(L, mod, "ufuncs");
+}

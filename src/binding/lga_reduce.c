@@ -1,0 +1,185 @@
+/* Binding of the reduction rows (ga_reduce.def): one C closure per row,
+ * `f(x [, axis] [, opts])`, in core._reduce (ga.X and the ndarray methods)
+ * and core._reduce_host (ga.host.X: a Lua table or number becomes a host
+ * array).  axis: an integer, a list of integers, or nil/false for every
+ * axis; opts: {axis=, keepdims=, dtype=, out=}.  Upvalues: 1 state, 2 host
+ * flag, 3 row id. */
+#include "binding/lga_core.h"
+#include "core/ga_reduce.h"
+#include "cuda/ga_cuda.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* a table that is a non-empty list of integers is a list of axes; any other
+ * table is the options table */
+static bool is_axis_list(lua_State *L, int idx) {
+  if (lua_type(L, idx) != LUA_TTABLE) return false;
+  lua_Integer n = (lua_Integer)lua_rawlen(L, idx);
+  if (n == 0) return false;
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    bool ok = lua_isinteger(L, -2) && lua_tointeger(L, -2) >= 1 && lua_tointeger(L, -2) <= n;
+    lua_pop(L, 1);
+    if (!ok) { lua_pop(L, 1); return false; }
+  }
+  return true;
+}
+
+/* axis at idx (lga_read_axes), normalised to 0-based axes */
+static int get_axes(lua_State *L, int idx, const char *fname, int ndim, int *axes) {
+  int64_t a1[GA_MAXDIM];
+  int n = lga_read_axes(L, idx, fname, ndim, a1);
+  if (n >= 0 && ga_red_axes(ndim, n, a1, axes)) lga_fail(L, fname);
+  return n;
+}
+
+static const char *const red_opts[] = {"axis", "keepdims", "dtype", "out", NULL};
+
+static int l_reduce(lua_State *L) {
+  lga_state *S = LGA_STATE(L);
+  const ga_red_op *op = &ga_red_ops[lua_tointeger(L, lua_upvalueindex(3))];
+  const char *fname = op->name;
+  int top = lua_gettop(L);
+  if (top < 1) lga_errorf(L, fname, "expected an array");
+  if (!lga_toarray(L, 1)) {   /* a Lua value: an array on the current device (or the host) */
+    lga_from_value(L, S, 1, lua_toboolean(L, lua_upvalueindex(2)) ? GA_CPU : S->device, -1, 0, fname);
+    lua_replace(L, 1);
+  }
+  ga_array *x = lga_check(L, 1, fname);
+  /* arguments: (x, axis, opts) or (x, opts) */
+  int axis_idx = 2, opts = 0;
+  if (top >= 2 && lua_type(L, 2) == LUA_TTABLE && !is_axis_list(L, 2)) {
+    opts = 2;
+    if (top >= 3 && !lua_isnil(L, 3)) lga_errorf(L, fname, "options must be the last argument");
+  } else if (top >= 3 && !lua_isnil(L, 3)) {
+    luaL_checktype(L, 3, LUA_TTABLE);
+    opts = 3;
+  }
+  bool keepdims = false;
+  int dtype_req = -1, out_idx = 0;
+  if (opts) {
+    lga_check_options(L, opts, fname, red_opts);
+    lua_getfield(L, opts, "axis");
+    if (opts == 2 || lua_isnil(L, 2)) axis_idx = lua_gettop(L);   /* else f(x, axis, opts) */
+    else if (!lua_isnil(L, -1)) lga_errorf(L, fname, "axis given twice (argument 2 and axis=)");
+    lua_getfield(L, opts, "keepdims");
+    keepdims = lua_toboolean(L, -1);
+    lua_getfield(L, opts, "dtype");
+    if (!lua_isnil(L, -1)) {
+      if (op->rule != GA_RULE_SUM && op->rule != GA_RULE_MEAN)
+        lga_errorf(L, fname, "takes no dtype= option");
+      dtype_req = lga_opt_dtype(L, -1, fname, -1);
+    }
+    lua_getfield(L, opts, "out");
+    if (!lua_isnil(L, -1)) {
+      out_idx = lua_gettop(L);
+      if (!lga_toarray(L, out_idx)) lga_errorf(L, fname, "out must be an array");
+    }
+  } else if (top < 2) {
+    lua_pushnil(L);
+    axis_idx = lua_gettop(L);
+  }
+  int axes[GA_MAXDIM];
+  int naxes = get_axes(L, axis_idx, fname, x->ndim, axes);
+  ga_red_plan p;
+  if (ga_red_prepare(op, x, naxes, axes, keepdims, dtype_req, &p)) lga_fail(L, fname);
+  int device = GA_DEVICE(x);
+  void *stream = lga_stream(S, device);
+  int final = dtype_req >= 0 ? dtype_req : p.out_dtype;
+  ga_array *out = NULL;
+  if (out_idx) {
+    out = lga_check(L, out_idx, fname);
+    char b1[512], b2[512], d1[32], d2[32];
+    if (GA_DEVICE(out) != device)
+      lga_errorf(L, fname, "out is on %s but the input is on %s", ga_device_name(GA_DEVICE(out), d1),
+                 ga_device_name(device, d2));
+    if (out->ndim != p.out_ndim || memcmp(out->shape, p.out_shape, sizeof(int64_t) * p.out_ndim))
+      lga_errorf(L, fname, "out has shape %s but the result has shape %s",
+                 ga_shape_str(out->ndim, out->shape, b1, sizeof b1),
+                 ga_shape_str(p.out_ndim, p.out_shape, b2, sizeof b2));
+    final = out->dtype;
+  }
+  ga_array *res;
+  if (out && out->dtype == p.out_dtype) {
+    res = out;
+  } else {
+    res = lga_new_array(L, S, fname, device, p.out_dtype, p.out_ndim, p.out_shape);
+  }
+  if (ga_red_run(&p, x, res, stream)) lga_fail(L, fname);
+  if (out) {
+    if (res != out) lga_run_copy(L, S, out, res, fname);   /* out= casts (NumPy: unsafe) */
+    lua_pushvalue(L, out_idx);
+  } else if (final != p.out_dtype) {   /* dtype= of an integer sum: wrap as NumPy */
+    ga_array *cast = lga_new_array(L, S, fname, device, final, p.out_ndim, p.out_shape);
+    lga_run_copy(L, S, cast, res, fname);
+  }
+  return 1;
+}
+
+static int l_compile_reduce(lua_State *L);
+
+void lga_open_reduce(lua_State *L) {
+  int mod = lua_gettop(L);
+  for (int host = 0; host <= 1; host++) {
+    lua_createtable(L, 0, GA_NREDS);
+    for (int r = 0; r < GA_NREDS; r++) {
+      lua_getfield(L, mod, "_state");
+      lua_pushboolean(L, host);
+      lua_pushinteger(L, r);
+      lua_pushcclosure(L, l_reduce, 3);
+      lua_setfield(L, -2, ga_red_ops[r].name);
+    }
+    lua_setfield(L, mod, host ? "_reduce_host" : "_reduce");
+  }
+  lua_pushcfunction(L, l_compile_reduce);
+  lua_setfield(L, mod, "_compile_reduce");
+}
+
+/* ---- spec hook: NVRTC-compile the kernels of a row for a dtype without a
+ * GPU (CI).  core._compile_reduce(row, dtype, layout, second [, arch]):
+ * layout 0 a full contiguous reduction (split: second = its combining
+ * kernel), 1 a strided 2-d reduced block, 2 the first axis of a matrix
+ * (COL, vector loads), 3 the same unaligned, 4 a short last axis. */
+char *ga_cuda_reduce_source(const ga_red_call *c, int second);
+
+static int l_compile_reduce(lua_State *L) {
+  const ga_red_op *op = ga_red_find(luaL_checkstring(L, 1));
+  if (!op) return lga_errorf(L, "compile_reduce", "no reduction row '%s'", lua_tostring(L, 1));
+  int T = lga_opt_dtype(L, 2, "compile_reduce", GA_FLOAT32);
+  int lay = (int)luaL_checkinteger(L, 3), second = lua_toboolean(L, 4);
+  int arch = (int)luaL_optinteger(L, 5, 90);
+  ga_red_call c;
+  memset(&c, 0, sizeof c);
+  c.op = op;
+  c.T = T;
+  c.acc = ga_red_acc_dtype(op, T);
+  c.out_dtype = ga_red_out_dtype(op, T);
+  c.in = (const char *)(uintptr_t)(lay == 3 ? 0x10002 : 0x10000);
+  c.out = (char *)(uintptr_t)0x20000;
+  int64_t isz = GA_ITEMSIZE(T), osz = GA_ITEMSIZE(c.out_dtype);
+  c.ondim = c.rndim = 1;
+  switch (lay) {
+  case 0: c.oshape[0] = 1; c.rshape[0] = 1 << 24; c.istr_r[0] = isz; break;
+  case 1: c.oshape[0] = 8; c.istr_o[0] = isz; c.ostr[0] = osz; c.rndim = 2;
+          c.rshape[0] = 64; c.rshape[1] = 64; c.istr_r[0] = 8 * 64 * isz * 2; c.istr_r[1] = 8 * isz; break;
+  case 2: case 3: c.oshape[0] = 4096; c.istr_o[0] = isz; c.ostr[0] = osz; c.rshape[0] = 4096; c.istr_r[0] = 4096 * isz; break;
+  default: c.oshape[0] = 1 << 20; c.istr_o[0] = 3 * isz; c.ostr[0] = osz; c.rshape[0] = 3; c.istr_r[0] = isz; break;
+  }
+  c.nout = c.oshape[0];
+  c.nred = c.rshape[0] * (c.rndim == 2 ? c.rshape[1] : 1);
+  char *src = ga_cuda_reduce_source(&c, second);
+  if (!src) return lga_errorf(L, "compile_reduce", "out of memory");
+  char *image;
+  size_t size;
+  int is_ptx;
+  int rc = ga_cuda_compile(src, "ga_red", arch, &image, &size, &is_ptx);
+  if (rc) {
+    lua_pushstring(L, src);
+    free(src);
+    return lga_fail_compile(L, "compile_reduce", lua_tostring(L, -1));
+  }
+  free(src);
+  free(image);
+  lua_pushinteger(L, (lua_Integer)size);
+  return 1;
+}

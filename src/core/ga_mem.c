@@ -1,0 +1,110 @@
+/* Where an array's bytes come from: the device's caching pool, or for host
+ * arrays the pinned pool when a GPU is present (transfers at bus rate) and
+ * an ordinary aligned-malloc pool otherwise. */
+#include "base/ga_array.h"
+#include "cuda/ga_cuda.h"
+#include "host/ga_host.h"
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int64_t live_device_bytes;
+static ga_pool *plain_host_pool;
+static pthread_once_t plain_once = PTHREAD_ONCE_INIT;
+
+static void make_plain_pool(void) {
+  plain_host_pool = ga_pool_new(ga_host_raw_alloc, ga_host_raw_free, NULL);
+  const char *dbg = getenv("GPUARRAY_MEM_DEBUG");
+  if (dbg && dbg[0] == '1') ga_pool_set_debug(plain_host_pool, 1);
+}
+
+ga_pool *ga_host_pool(void) {
+  ga_pool *p = ga_cuda_pinned_pool();
+  if (p) return p;
+  pthread_once(&plain_once, make_plain_pool);
+  return plain_host_pool;
+}
+
+int64_t ga_live_device_bytes(void) { return __atomic_load_n(&live_device_bytes, __ATOMIC_RELAXED); }
+
+/* ga_buffer headers are made and dropped with every temporary array: keep a
+ * small per-thread free list instead of a malloc/free pair each time.  The
+ * list is handed back to malloc when its thread exits. */
+#define BUF_CACHE_MAX 256
+typedef struct buf_cache { ga_buffer *head; int n; } buf_cache;
+static __thread buf_cache tcache;
+static pthread_key_t tcache_key;
+static pthread_once_t tcache_once = PTHREAD_ONCE_INIT;
+
+static void tcache_drain(void *unused) {
+  (void)unused;
+  while (tcache.head) {
+    ga_buffer *b = tcache.head;
+    tcache.head = *(ga_buffer **)b;
+    free(b);
+  }
+  tcache.n = 0;
+}
+
+static void tcache_init(void) { pthread_key_create(&tcache_key, tcache_drain); }
+
+static ga_buffer *buffer_header(void) {
+  ga_buffer *b = tcache.head;
+  if (b) {
+    tcache.head = *(ga_buffer **)b;
+    tcache.n--;
+    return b;
+  }
+  pthread_once(&tcache_once, tcache_init);
+  pthread_setspecific(tcache_key, &tcache);   /* so the destructor runs at thread exit */
+  return malloc(sizeof(ga_buffer));
+}
+
+static void buffer_header_free(ga_buffer *b) {
+  if (tcache.n >= BUF_CACHE_MAX) { free(b); return; }
+  *(ga_buffer **)b = tcache.head;
+  tcache.head = b;
+  tcache.n++;
+}
+
+int ga_buffer_new(int device, size_t nbytes, void *stream, ga_buffer **out) {
+  ga_pool *pool;
+  if (device == GA_CPU) {
+    pool = ga_host_pool();
+  } else {
+    int rc = ga_cuda_set_device(device);
+    if (rc) return rc;
+    pool = ga_cuda_pool(device);
+  }
+  if (!pool) return ga_err(GA_ENOMEM, "cannot create memory pool");
+  ga_buffer *b = buffer_header();
+  if (!b) return ga_err(GA_ENOMEM, "out of host memory");
+  void *ptr;
+  int limit_hit = 0;
+  ga_block *blk = ga_pool_malloc(pool, nbytes, stream, &ptr, &limit_hit);
+  if (!blk) {
+    buffer_header_free(b);
+    return ga_err(GA_ENOMEM, "out of memory allocating %zu bytes (pool used %zu, total %zu%s)", nbytes,
+                  ga_pool_used_bytes(pool), ga_pool_total_bytes(pool), limit_hit ? ", limit reached" : "");
+  }
+  b->refcount = 1;
+  b->device = device;
+  b->ptr = ptr;
+  b->nbytes = nbytes;
+  b->pool = pool;
+  b->block = blk;
+  b->stream = stream;
+  if (device != GA_CPU) __atomic_add_fetch(&live_device_bytes, (int64_t)nbytes, __ATOMIC_RELAXED);
+  *out = b;
+  return GA_OK;
+}
+
+void ga_buffer_decref(ga_buffer *b) {
+  if (__atomic_sub_fetch(&b->refcount, 1, __ATOMIC_ACQ_REL) != 0) return;
+  if (b->device != GA_CPU) {
+    __atomic_sub_fetch(&live_device_bytes, (int64_t)b->nbytes, __ATOMIC_RELAXED);
+    ga_cuda_set_device(b->device);  /* pool frees are per device */
+  }
+  ga_pool_free(b->pool, b->block);
+  buffer_header_free(b);
+}

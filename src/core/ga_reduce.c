@@ -1,0 +1,178 @@
+/* The reduction table as data (ga_reduce.def), its dtype rules, and the
+ * call pipeline: axes, dtypes, dimension collapsing, backend dispatch. */
+#include "core/ga_reduce.h"
+#include "core/ga_elementwise.h"
+#include "base/ga_shape.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define GA_X_BIT(ID, ct, ...) | (1u << GA_##ID)
+#define RED_STR(...) #__VA_ARGS__
+const ga_red_op ga_red_ops[GA_NREDS] = {
+#define GA_RED(ID, name, tset, rule, flags, ident, map, red, post)                       \
+  {GA_RED_##ID, name, 0u tset(GA_X_BIT, ~), GA_RULE_##rule, flags, RED_STR(ident), RED_STR(map), \
+   RED_STR(red), RED_STR(post)},
+#include "base/ga_reduce.def"
+#undef GA_RED
+};
+
+const ga_red_op *ga_red_find(const char *name) {
+  for (int i = 0; i < GA_NREDS; i++)
+    if (strcmp(ga_red_ops[i].name, name) == 0) return &ga_red_ops[i];
+  return NULL;
+}
+
+/* the rule tokens of ga_reduce.h as tables: [T] -> dtype */
+#define R_ROW(T, sumacc, sumout, halfup, meanacc, meanout) \
+  [GA_##T] = {GA_##sumacc, GA_##sumout, GA_##halfup, GA_##meanacc, GA_##meanout},
+enum { R_SUMACC, R_SUMOUT, R_HALFUP, R_MEANACC, R_MEANOUT };
+static const signed char rule_dt[GA_NDTYPES][5] = {GA_REDRULE_TOKENS(R_ROW)};
+
+int ga_red_acc_dtype(const ga_red_op *r, int T) {
+  switch (r->rule) {
+  case GA_RULE_SUM: return rule_dt[T][R_SUMACC];
+  case GA_RULE_BOOL: return GA_BOOL;
+  case GA_RULE_COUNT: return GA_INT64;
+  case GA_RULE_MEAN: return rule_dt[T][R_MEANACC];
+  default: return rule_dt[T][R_HALFUP];   /* SAME, ARG */
+  }
+}
+
+int ga_red_out_dtype(const ga_red_op *r, int T) {
+  switch (r->rule) {
+  case GA_RULE_SUM: return rule_dt[T][R_SUMOUT];
+  case GA_RULE_BOOL: return GA_BOOL;
+  case GA_RULE_COUNT: case GA_RULE_ARG: return GA_INT64;
+  case GA_RULE_MEAN: return rule_dt[T][R_MEANOUT];
+  default: return T;
+  }
+}
+
+int ga_red_axes(int ndim, int naxes, const int64_t *axes1, int *axes0) {
+  bool seen[GA_MAXDIM] = {false};
+  for (int k = 0; k < naxes; k++) {
+    int rc = ga_axis(axes1[k], ndim, &axes0[k]);
+    if (rc) return rc;
+    if (seen[axes0[k]]) return ga_err(GA_EINVAL, "repeated axis %lld", (long long)axes1[k]);
+    seen[axes0[k]] = true;
+  }
+  return GA_OK;
+}
+
+/* NumPy's wording for an empty reduction without identity */
+static int empty_error(const ga_red_op *op) {
+  const char *np = op->id == GA_RED_MAX ? "maximum" : op->id == GA_RED_MIN ? "minimum"
+                 : op->id == GA_RED_NANMAX ? "fmax" : op->id == GA_RED_NANMIN ? "fmin" : NULL;
+  if (np) return ga_err(GA_EINVAL, "zero-size array to reduction operation %s which has no identity", np);
+  return ga_err(GA_EINVAL, "attempt to get %s of an empty sequence", op->name);
+}
+
+int ga_red_prepare(const ga_red_op *op, const ga_array *x, int naxes, const int *axes, bool keepdims,
+                   int dtype_req, ga_red_plan *p) {
+  memset(p, 0, sizeof *p);
+  p->op = op;
+  p->T = dtype_req >= 0 ? dtype_req : x->dtype;
+  if (!(op->types & (1u << p->T)))
+    return ga_err(GA_ETYPE, "no loop for dtype %s", ga_dtypes[p->T].name);
+  p->acc = ga_red_acc_dtype(op, p->T);
+  p->out_dtype = ga_red_out_dtype(op, p->T);
+  p->ndim = x->ndim;
+  p->device = GA_DEVICE(x);
+  memcpy(p->shape, x->shape, sizeof(int64_t) * x->ndim);
+  if (naxes < 0)
+    for (int d = 0; d < x->ndim; d++) p->reduced[d] = true;
+  else
+    for (int k = 0; k < naxes; k++) p->reduced[axes[k]] = true;
+  int64_t nred = 1, nout = 1;
+  for (int d = 0; d < x->ndim; d++) {
+    if (p->reduced[d]) {
+      nred *= x->shape[d];
+      if (keepdims) p->out_shape[p->out_ndim++] = 1;
+    } else {
+      nout *= x->shape[d];
+      p->out_shape[p->out_ndim++] = x->shape[d];
+    }
+  }
+  p->nred = nred;
+  if (nred == 0 && nout > 0 && (op->flags & GA_REDF_NOIDENT)) return empty_error(op);
+  return GA_OK;
+}
+
+/* one axis of the call before collapsing */
+typedef struct red_axis { int64_t n, is, os; } red_axis;
+
+/* merge neighbours a (outer) and b (inner) when b's stride times its length
+ * is a's stride in the input (and, for kept axes, in the output) */
+static int collapse(red_axis *ax, int n, bool kept) {
+  if (n == 0) { ax[0] = (red_axis){1, 0, 0}; return 1; }
+  int m = 0;
+  for (int k = 1; k < n; k++) {
+    red_axis *a = &ax[m], *b = &ax[k];
+    if (a->is == b->is * b->n && (!kept || a->os == b->os * b->n)) {
+      a->n *= b->n;
+      a->is = b->is;
+      a->os = b->os;
+    } else {
+      ax[++m] = *b;
+    }
+  }
+  return m + 1;
+}
+
+static int cmp_stride_desc(const void *pa, const void *pb) {
+  int64_t a = llabs(((const red_axis *)pa)->is), b = llabs(((const red_axis *)pb)->is);
+  return a < b ? 1 : a > b ? -1 : 0;
+}
+
+int ga_red_run(const ga_red_plan *p, const ga_array *x, ga_array *out, void *stream) {
+  int64_t nout = 1;
+  for (int d = 0; d < p->out_ndim; d++) nout *= p->out_shape[d];
+  if (nout == 0) return GA_OK;
+  ga_array tmp;
+  bool cast = x->dtype != p->T;
+  if (cast) {   /* dtype= another loop: read the input through a cast copy */
+    int rc = ga_array_init(&tmp, GA_DEVICE(x), p->T, x->ndim, x->shape, stream);
+    if (rc) return rc;
+    rc = ga_copy(&tmp, x, stream);
+    if (rc) { ga_array_release(&tmp); return rc; }
+    x = &tmp;
+  }
+  ga_red_call c;
+  memset(&c, 0, sizeof c);
+  c.op = p->op;
+  c.T = p->T;
+  c.acc = p->acc;
+  c.out_dtype = p->out_dtype;
+  c.in = GA_DATA(x);
+  c.out = GA_DATA(out);
+  c.device = p->device;
+  c.stream = stream;
+  c.nred = p->nred;
+  c.nout = nout;
+  /* split the input's axes; length-1 axes change no offset (nor a C-order
+   * position), so they go */
+  red_axis ko[GA_MAXDIM], ro[GA_MAXDIM];
+  int nk = 0, nr = 0, od = 0;
+  bool keep = out->ndim == x->ndim;
+  for (int d = 0; d < x->ndim; d++) {
+    if (p->reduced[d]) {
+      if (keep) od++;
+      if (x->shape[d] != 1) ro[nr++] = (red_axis){x->shape[d], x->strides[d], 0};
+    } else {
+      if (x->shape[d] != 1) ko[nk++] = (red_axis){x->shape[d], x->strides[d], out->strides[od]};
+      od++;
+    }
+  }
+  /* a position (arg*) is in C order; other rows read in memory order */
+  if (!(p->op->flags & GA_REDF_ARG) && nr > 1) qsort(ro, nr, sizeof ro[0], cmp_stride_desc);
+  if (p->nred == 0) { nr = 1; ro[0] = (red_axis){0, 0, 0}; }
+  nk = collapse(ko, nk, true);
+  nr = p->nred == 0 ? 1 : collapse(ro, nr, false);
+  c.ondim = nk;
+  for (int k = 0; k < nk; k++) { c.oshape[k] = ko[k].n; c.istr_o[k] = ko[k].is; c.ostr[k] = ko[k].os; }
+  c.rndim = nr;
+  for (int k = 0; k < nr; k++) { c.rshape[k] = ro[k].n; c.istr_r[k] = ro[k].is; }
+  int rc = c.device == GA_CPU ? ga_host_reduce(&c) : ga_cuda_reduce(&c);
+  if (cast) ga_array_release(&tmp);
+  return rc;
+}

@@ -1,0 +1,64 @@
+/* The CUDA backend's interface to the core and the binding.  Everything here
+ * fails soft when there is no driver or GPU: ga_cuda_device_count() is 0 and
+ * the rest is never reached.  Only ga_cuda_*.c include CUDA headers. */
+#ifndef GA_CUDA_H
+#define GA_CUDA_H
+#include "base/ga_array.h"
+#include "base/ga_pool.h"
+#include "core/ga_elementwise.h"
+
+/* Devices */
+int ga_cuda_device_count(void);           /* 0 without driver/GPU; cached */
+int ga_cuda_check_device(int dev);        /* error message when out of range */
+int ga_cuda_set_device(int dev);          /* cheap when already current */
+typedef struct ga_device_props {
+  char name[256];
+  int major, minor;
+  int multiprocessors;
+  size_t total_mem;
+  int max_threads_per_block;
+} ga_device_props;
+int ga_cuda_device_props(int dev, ga_device_props *p);
+int ga_cuda_mem_info(int dev, size_t *free_b, size_t *total_b);
+int ga_cuda_device_synchronize(int dev);
+
+/* Streams and events (opaque handles; NULL stream = the legacy default) */
+int ga_cuda_stream_create(int dev, int non_blocking, void **s);
+int ga_cuda_stream_destroy(int dev, void *s);
+int ga_cuda_stream_synchronize(int dev, void *s);
+int ga_cuda_stream_query(int dev, void *s, int *done);
+int ga_cuda_event_create(int dev, void **e);
+int ga_cuda_event_destroy(int dev, void *e);
+int ga_cuda_event_record(int dev, void *e, void *s);
+int ga_cuda_event_synchronize(int dev, void *e);
+int ga_cuda_event_elapsed(void *e1, void *e2, float *ms);
+
+/* Memory */
+ga_pool *ga_cuda_pool(int dev);           /* device pool (created on first use) */
+ga_pool *ga_cuda_pinned_pool(void);       /* NULL when no GPU */
+/* Copy n bytes between any two buffers (host or device) on stream; with
+ * sync, wait for it before returning. */
+int ga_cuda_memcpy(int dst_dev, void *dst, int src_dev, const void *src, size_t n,
+                   void *stream, int sync);
+
+/* Kernels */
+/* Compile CUDA C source to CUBIN (or PTX when NVRTC lacks the arch) for
+ * compute capability `arch` (e.g. 90), through the disk cache.  *image is
+ * malloc'ed.  Used by the kernel engine and by the CI's compile-only check. */
+int ga_cuda_compile(const char *source, const char *name, int arch, char **image,
+                    size_t *size, int *is_ptx);
+/* The same with extra NVRTC options (part of the cache key). */
+int ga_cuda_compile_opts(const char *source, const char *name, int arch, const char *const *extra,
+                         int nextra, char **image, size_t *size, int *is_ptx);
+/* The source of the kernel for an elementwise call (for tests, printing). */
+char *ga_cuda_ew_source(const ga_ew_call *c);
+
+/* Launch queue: kernels are batched (ga_cuda_queue.h); anything that must
+ * see their effects in order calls this first (the backend's own copies,
+ * cuBLAS, events and synchronisation already do). dev < 0: every device. */
+int ga_cuda_flush(int dev);
+
+/* BLAS */
+int ga_cuda_matmul(const ga_array *a, const ga_array *b, ga_array *out, void *stream);
+
+#endif

@@ -1,0 +1,180 @@
+/* Devices, streams, events and copies over the CUDA runtime.  libcudart
+ * loads the driver itself, so a machine with the toolkit but no driver or
+ * GPU simply reports 0 devices. */
+#include "cuda/ga_cuda_internal.h"
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+static int ndev = -1;
+static pthread_once_t count_once = PTHREAD_ONCE_INIT;
+static __thread int current_dev = -1;   /* what cudaSetDevice last got on this thread */
+static ga_device_props props[GA_MAX_DEVICES];
+static int props_ready[GA_MAX_DEVICES];
+static pthread_mutex_t props_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int ga_cuda_error(cudaError_t e, const char *what) {
+  return ga_err(GA_ECUDA, "CUDA error in %s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
+static void count_devices(void) {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    n = 0;
+    cudaGetLastError();
+  }
+  ndev = n > GA_MAX_DEVICES ? GA_MAX_DEVICES : n;
+}
+
+int ga_cuda_device_count(void) {
+  pthread_once(&count_once, count_devices);
+  return ndev;
+}
+
+int ga_cuda_check_device(int dev) {
+  int n = ga_cuda_device_count();
+  if (dev < 0 || dev >= n)
+    return ga_err(GA_EDEVICE, "invalid device id %d (%d device%s)", dev, n, n == 1 ? "" : "s");
+  return GA_OK;
+}
+
+int ga_cuda_set_device(int dev) {
+  if (dev == current_dev) return GA_OK;
+  int rc = ga_cuda_check_device(dev);
+  if (rc) return rc;
+  GA_CU(cudaSetDevice(dev), "cudaSetDevice");
+  current_dev = dev;
+  return GA_OK;
+}
+
+const ga_device_props *ga_cuda_props(int dev) {
+  if (ga_cuda_check_device(dev)) return NULL;
+  if (__atomic_load_n(&props_ready[dev], __ATOMIC_ACQUIRE)) return &props[dev];
+  pthread_mutex_lock(&props_lock);
+  if (!props_ready[dev]) {
+    struct cudaDeviceProp p;
+    if (cudaGetDeviceProperties(&p, dev) != cudaSuccess) {
+      pthread_mutex_unlock(&props_lock);
+      return NULL;
+    }
+    ga_device_props *d = &props[dev];
+    snprintf(d->name, sizeof d->name, "%s", p.name);
+    d->major = p.major;
+    d->minor = p.minor;
+    d->multiprocessors = p.multiProcessorCount;
+    d->total_mem = p.totalGlobalMem;
+    d->max_threads_per_block = p.maxThreadsPerBlock;
+    __atomic_store_n(&props_ready[dev], 1, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&props_lock);
+  return &props[dev];
+}
+
+int ga_cuda_device_props(int dev, ga_device_props *p) {
+  const ga_device_props *d = ga_cuda_props(dev);
+  if (!d) return ga_errcode() ? ga_errcode() : ga_err(GA_ECUDA, "cannot read properties of device %d", dev);
+  *p = *d;
+  return GA_OK;
+}
+
+/* Make dev current and submit its queued kernels: for every call that must
+ * come after them in stream order. */
+static int enter_flushed(int dev) {
+  int rc = ga_cuda_set_device(dev);
+  return rc ? rc : ga_cuda_flush(dev);
+}
+
+int ga_cuda_mem_info(int dev, size_t *free_b, size_t *total_b) {
+  int rc = ga_cuda_set_device(dev);
+  if (rc) return rc;
+  GA_CU(cudaMemGetInfo(free_b, total_b), "cudaMemGetInfo");
+  return GA_OK;
+}
+
+int ga_cuda_device_synchronize(int dev) {
+  int rc = enter_flushed(dev);
+  if (rc) return rc;
+  GA_CU(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  return GA_OK;
+}
+
+int ga_cuda_stream_create(int dev, int non_blocking, void **s) {
+  int rc = ga_cuda_set_device(dev);
+  if (rc) return rc;
+  cudaStream_t st;
+  GA_CU(cudaStreamCreateWithFlags(&st, non_blocking ? cudaStreamNonBlocking : cudaStreamDefault),
+        "cudaStreamCreate");
+  *s = st;
+  return GA_OK;
+}
+
+int ga_cuda_stream_destroy(int dev, void *s) {
+  int rc = enter_flushed(dev);
+  if (rc) return rc;
+  GA_CU(cudaStreamDestroy((cudaStream_t)s), "cudaStreamDestroy");
+  return GA_OK;
+}
+
+int ga_cuda_stream_synchronize(int dev, void *s) {
+  int rc = enter_flushed(dev);
+  if (rc) return rc;
+  GA_CU(cudaStreamSynchronize((cudaStream_t)s), "cudaStreamSynchronize");
+  return GA_OK;
+}
+
+int ga_cuda_stream_query(int dev, void *s, int *done) {
+  int rc = enter_flushed(dev);
+  if (rc) return rc;
+  cudaError_t e = cudaStreamQuery((cudaStream_t)s);
+  if (e == cudaErrorNotReady) { *done = 0; return GA_OK; }
+  if (e != cudaSuccess) return ga_cuda_error(e, "cudaStreamQuery");
+  *done = 1;
+  return GA_OK;
+}
+
+int ga_cuda_event_create(int dev, void **ev) {
+  int rc = ga_cuda_set_device(dev);
+  if (rc) return rc;
+  cudaEvent_t e;
+  GA_CU(cudaEventCreate(&e), "cudaEventCreate");
+  *ev = e;
+  return GA_OK;
+}
+
+int ga_cuda_event_destroy(int dev, void *e) {
+  int rc = ga_cuda_set_device(dev);
+  if (rc) return rc;
+  GA_CU(cudaEventDestroy((cudaEvent_t)e), "cudaEventDestroy");
+  return GA_OK;
+}
+
+int ga_cuda_event_record(int dev, void *e, void *s) {
+  int rc = enter_flushed(dev);
+  if (rc) return rc;
+  GA_CU(cudaEventRecord((cudaEvent_t)e, (cudaStream_t)s), "cudaEventRecord");
+  return GA_OK;
+}
+
+int ga_cuda_event_synchronize(int dev, void *e) {
+  int rc = ga_cuda_set_device(dev);
+  if (rc) return rc;
+  GA_CU(cudaEventSynchronize((cudaEvent_t)e), "cudaEventSynchronize");
+  return GA_OK;
+}
+
+int ga_cuda_event_elapsed(void *e1, void *e2, float *ms) {
+  GA_CU(cudaEventElapsedTime(ms, (cudaEvent_t)e1, (cudaEvent_t)e2), "cudaEventElapsedTime");
+  return GA_OK;
+}
+
+int ga_cuda_memcpy(int dst_dev, void *dst, int src_dev, const void *src, size_t n, void *stream, int sync) {
+  int dev = dst_dev != GA_CPU ? dst_dev : src_dev;
+  if (n == 0) return GA_OK;
+  int rc = ga_cuda_set_device(dev);
+  if (!rc) rc = ga_cuda_flush(-1);   /* both sides may have queued kernels */
+  if (rc) return rc;
+  /* unified addressing: the runtime knows each pointer's side */
+  GA_CU(cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, (cudaStream_t)stream), "cudaMemcpyAsync");
+  if (sync) GA_CU(cudaStreamSynchronize((cudaStream_t)stream), "cudaStreamSynchronize");
+  return GA_OK;
+}

@@ -1,0 +1,456 @@
+/* Elementwise kernels on CUDA: the structural key, the source generated from
+ * an op row, and the launch.  Kernel shapes:
+ *  - dense (collapsed to 1-d, every operand contiguous, broadcast or scalar):
+ *    each thread moves VEC consecutive elements with aligned vector accesses;
+ *  - rows (n-d strided, innermost dimension >= 32): a block takes a tile of
+ *    TY rows x TX*R columns of the two innermost dimensions, the innermost on
+ *    threadIdx, so neighbouring threads touch neighbouring elements and no
+ *    index is divided per element (only per tile, for the outer dimensions);
+ *  - transpose (as rows, but some operand's fastest axis is the second
+ *    innermost, e.g. ascontiguousarray(M.T)): 32x32 tiles, 32x8 threads, 4
+ *    elements each; such operands go through shared memory (+1 column of
+ *    padding against bank conflicts) so that both sides are read and written
+ *    along their own fastest axis;
+ *  - strided (anything else): grid-stride loop, index decomposed over the
+ *    collapsed shape.
+ * 32-bit index arithmetic whenever every offset fits.  Before choosing, the
+ * CUDA backend orders the collapsed dimensions by the first output's strides
+ * (as NumPy's iterator does) unless the op reads its flat index `_i`. */
+#include "cuda/ga_cuda_internal.h"
+#include "cuda/ga_cuda_kernel.h"
+#include "cuda/ga_cuda_queue.h"
+#include "base/ga_strbuf.h"
+#include <ctype.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+extern const char ga_kernel_ga_types[];
+extern const char ga_kernel_ga_math[];
+extern const char ga_kernel_ga_cmath[];
+
+#define BLOCK 256
+
+enum { TILE_NONE, TILE_ROWS, TILE_TRANSPOSE };
+
+typedef struct ew_shape {
+  const ga_ew_call *c;
+  int idx64;    /* 64-bit index arithmetic */
+  int vec;      /* elements per thread in the dense kernel */
+  int tile;     /* TILE_*: the strided kernel's shape */
+  int tx, r;    /* threads along the innermost dimension; elements per thread */
+  unsigned staged;  /* args (bit k) that go through shared memory (transpose) */
+} ew_shape;
+
+#define TT 32   /* transpose tile side; 32 x 8 threads, 4 elements each */
+#define SMEM_MAX (48 * 1024)
+
+static const char *cu(int dt) { return ga_dtypes[dt].cuda; }
+/* The type a loop computes in: float16 in float (rounded once on store). */
+static const char *cu_compute(int dt) { return dt == GA_FLOAT16 ? "float" : cu(dt); }
+
+/* Does every byte offset of the call fit in a signed 32-bit int? */
+/* Margin below 2^31 so that `base + VEC` in the dense kernel and `i +=
+ * stride` in the grid-stride loop cannot overflow a 32-bit index. */
+#define IDX32_LIMIT ((int64_t)INT32_MAX - (1 << 22))
+
+static int needs_idx64(const ga_ew_call *c) {
+  if (c->size >= IDX32_LIMIT) return 1;
+  for (int k = 0; k < c->nin + c->nout; k++) {
+    int64_t span = GA_ITEMSIZE(c->arg[k].dtype);
+    for (int d = 0; d < c->ndim; d++) {
+      int64_t s = c->arg[k].strides[d];
+      span += (c->shape[d] - 1) * (s < 0 ? -s : s);
+    }
+    if (span >= IDX32_LIMIT) return 1;
+  }
+  return 0;
+}
+
+/* Elements per thread for the dense kernel: 16 bytes of the widest operand,
+ * if every contiguous pointer is aligned for it. */
+static int pick_vec(const ga_ew_call *c) {
+  int maxsz = 1;
+  for (int k = 0; k < c->nin + c->nout; k++)
+    if (c->arg[k].kind == GA_AK_CONTIG && GA_ITEMSIZE(c->arg[k].dtype) > maxsz)
+      maxsz = GA_ITEMSIZE(c->arg[k].dtype);
+  int vec = 16 / maxsz;
+  if (vec < 1) vec = 1;
+  for (int k = 0; k < c->nin + c->nout && vec > 1; k++)
+    if (c->arg[k].kind == GA_AK_CONTIG &&
+        ((uintptr_t)c->arg[k].data % ((uintptr_t)vec * GA_ITEMSIZE(c->arg[k].dtype))) != 0)
+      vec = 1;
+  return vec;
+}
+
+static void make_key(const ew_shape *s, ga_kkey *key) {
+  const ga_ew_call *c = s->c;
+  memset(key, 0, sizeof *key);
+  key->w[0] = (uint64_t)c->op->id | (uint64_t)c->ndim << 16 | (uint64_t)s->idx64 << 24 |
+              (uint64_t)s->vec << 25 | (uint64_t)c->dense << 31 | (uint64_t)c->nin << 32 |
+              (uint64_t)c->nout << 36 | 1ull << 40 /* kind: elementwise op row */ |
+              (uint64_t)s->tile << 41 | (uint64_t)(s->tx / 32) << 43 | (uint64_t)s->r << 52 |
+              (uint64_t)s->staged << 56;
+  for (int k = 0; k < c->nin + c->nout; k++) {
+    /* the dense kernel distinguishes contiguous/broadcast; the strided one
+     * only array vs scalar */
+    int kind = c->arg[k].kind;
+    if (!c->dense && kind != GA_AK_SCALAR) kind = GA_AK_STRIDED;
+    uint64_t f = (uint64_t)c->arg[k].dtype | (uint64_t)c->loop_types[k] << 5 | (uint64_t)kind << 10;
+    key->w[1 + k / 5] |= f << (12 * (k % 5));
+  }
+}
+
+/* Load the inputs, run the op's expression, store the outputs, for element
+ * `elem`.  Dense kernels index contiguous operands with p<k>[elem], or, in
+ * the vector path (vec), use the registers v<k>.v[j] loaded beforehand;
+ * strided kernels use the byte offsets o<k>. */
+typedef char ew_refs[GA_MAXARGS][64];
+
+/* The body with each argument's element spelled ref[k]. */
+static void gen_body_refs(ga_strbuf *b, const ga_ew_call *c, ew_refs ref, const char *elem, const char *indent) {
+  int na = c->nin + c->nout;
+  for (int k = 0; k < c->nin; k++) {
+    /* a float16 loop reads other dtypes through float16, as NumPy casts */
+    bool via = c->loop_types[k] == GA_FLOAT16 && c->arg[k].dtype != GA_FLOAT16;
+    if (c->arg[k].kind == GA_AK_SCALAR) ga_sb_printf(b, "%sin%d_t in%d = %s;\n", indent, k, k, ref[k]);
+    else if (via) ga_sb_printf(b, "%sin%d_t in%d = ga_cast<in%d_mt>(%s);\n", indent, k, k, k, ref[k]);
+    else ga_sb_printf(b, "%sin%d_t in%d = ga_cast<in%d_t>(%s);\n", indent, k, k, k, ref[k]);
+  }
+  for (int k = c->nin; k < na; k++) ga_sb_printf(b, "%sout%d_t out%d;\n", indent, k - c->nin, k - c->nin);
+  ga_sb_printf(b, "%s{ long long _i = (long long)(%s); (void)_i;\n%s  %s;\n%s}\n", indent, elem, indent, c->op->expr, indent);
+  for (int k = c->nin; k < na; k++) {
+    int o = k - c->nin;
+    if (c->loop_types[k] == GA_FLOAT16)
+      ga_sb_printf(b, "%s%s = ga_cast<%s>(ga_cast<out%d_mt>(out%d));\n", indent, ref[k], cu(c->arg[k].dtype), o, o);
+    else
+      ga_sb_printf(b, "%s%s = ga_cast<%s>(out%d);\n", indent, ref[k], cu(c->arg[k].dtype), o);
+  }
+}
+
+static void gen_body(ga_strbuf *b, const ga_ew_call *c, const char *elem, int vec, const char *indent) {
+  int na = c->nin + c->nout;
+  ew_refs ref;
+  for (int k = 0; k < na; k++) {
+    const ga_ew_arg *a = &c->arg[k];
+    if (a->kind == GA_AK_SCALAR) snprintf(ref[k], sizeof ref[k], "s%d", k);
+    else if (c->dense && a->kind == GA_AK_BCAST) snprintf(ref[k], sizeof ref[k], k < c->nin ? "b%d" : "p%d[0]", k);
+    else if (c->dense && vec) snprintf(ref[k], sizeof ref[k], "v%d.v[j]", k);
+    else if (c->dense) snprintf(ref[k], sizeof ref[k], "p%d[%s]", k, elem);
+    else snprintf(ref[k], sizeof ref[k], "*(%s%s *)(p%d + o%d)", k < c->nin ? "const " : "", cu(a->dtype), k, k);
+  }
+  gen_body_refs(b, c, ref, elem, indent);
+}
+
+/* The tiled kernels' loop over tiles (see the top of the file).  Tile t of
+ * the batch `bi` covers rows i0.. and columns j0.. of the two innermost
+ * dimensions; bo<k> is arg k's byte offset of the batch's element (0, 0). */
+static void gen_tiled(ga_strbuf *b, const ew_shape *s) {
+  const ga_ew_call *c = s->c;
+  int na = c->nin + c->nout, nd = c->ndim;
+  const char *IT = s->idx64 ? "long long" : "int";
+  bool tr = s->tile == TILE_TRANSPOSE;
+  int ty = BLOCK / s->tx, ti = tr ? TT : ty, tj = tr ? TT : s->tx * s->r;
+  for (int k = 0; k < na; k++)
+    if (s->staged >> k & 1)   /* raw bytes: the element types have constructors */
+      ga_sb_printf(b, "  __shared__ __align__(16) unsigned char sm%d[%d * %d * sizeof(%s)];\n"
+                   "  %s (*t%d)[%d] = (%s (*)[%d])sm%d;\n", k, TT, TT + 1, cu(c->arg[k].dtype),
+                   cu(c->arg[k].dtype), k, TT + 1, cu(c->arg[k].dtype), TT + 1, k);
+  ga_sb_printf(b, "  const int tx = threadIdx.x %% %d, ty = threadIdx.x / %d;\n", s->tx, s->tx);
+  ga_sb_printf(b, "  const %s n0 = ix.shape[%d], n1 = ix.shape[%d];\n", IT, nd - 2, nd - 1);
+  ga_sb_printf(b, "  const %s tj = (n1 + %d) / %d, per = (n0 + %d) / %d * tj, ntiles = per * (n / (n0 * n1));\n",
+               IT, tj - 1, tj, ti - 1, ti);
+  ga_sb_printf(b, "  for (%s t = blockIdx.x; t < ntiles; t += gridDim.x) {\n", IT);
+  ga_sb_printf(b, "    const %s bi = t / per, w = t - bi * per, i0 = w / tj * %d, j0 = (w %% tj) * %d;\n", IT, ti, tj);
+  ga_sb_printf(b, "    %s r = bi", IT);
+  for (int k = 0; k < na; k++) if (c->arg[k].kind != GA_AK_SCALAR) ga_sb_printf(b, ", bo%d = 0", k);
+  ga_sb_puts(b, ";\n    (void)r;\n");
+  for (int d = nd - 3; d >= 0; d--) {   /* outer dimensions: once per tile */
+    if (d > 0) ga_sb_printf(b, "    { %s q = r / ix.shape[%d], x = r - q * ix.shape[%d]; r = q;\n", IT, d, d);
+    else ga_sb_printf(b, "    { %s x = r;\n", IT);
+    for (int k = 0; k < na; k++)
+      if (c->arg[k].kind != GA_AK_SCALAR) ga_sb_printf(b, "      bo%d += x * ix.st[%d][%d];\n", k, k, d);
+    ga_sb_puts(b, "    }\n");
+  }
+  if (s->staged & ((1u << c->nin) - 1)) {   /* staged inputs: columns on threadIdx */
+    ga_sb_printf(b, "#pragma unroll\n    for (int q = 0; q < %d; q++) {\n", TT / ty);
+    ga_sb_printf(b, "      const %s i = i0 + tx, j = j0 + ty + q * %d;\n      if (i < n0 && j < n1) {\n", IT, ty);
+    for (int k = 0; k < c->nin; k++)
+      if (s->staged >> k & 1)
+        ga_sb_printf(b, "        t%d[ty + q * %d][tx] = *(const %s *)(p%d + bo%d + i * ix.st[%d][%d] + j * ix.st[%d][%d]);\n",
+                     k, ty, cu(c->arg[k].dtype), k, k, k, nd - 2, k, nd - 1);
+    ga_sb_puts(b, "      }\n    }\n    __syncthreads();\n");
+  }
+  ew_refs ref;
+  for (int k = 0; k < na; k++) {
+    if (c->arg[k].kind == GA_AK_SCALAR) snprintf(ref[k], sizeof ref[k], "s%d", k);
+    else if (s->staged >> k & 1) snprintf(ref[k], sizeof ref[k], "t%d[tx][ty + q * %d]", k, ty);
+    else snprintf(ref[k], sizeof ref[k], "*(%s%s *)(p%d + o%d)", k < c->nin ? "const " : "", cu(c->arg[k].dtype), k, k);
+  }
+  if (tr) {
+    ga_sb_printf(b, "#pragma unroll\n    for (int q = 0; q < %d; q++) {\n", TT / ty);
+    ga_sb_printf(b, "      const %s i = i0 + ty + q * %d, j = j0 + tx;\n", IT, ty);
+  } else {
+    ga_sb_printf(b, "#pragma unroll\n    for (int q = 0; q < %d; q++) {\n", s->r);
+    ga_sb_printf(b, "      const %s i = i0 + ty, j = j0 + tx + q * %d;\n", IT, s->tx);
+  }
+  ga_sb_puts(b, "      if (i < n0 && j < n1) {\n");
+  for (int k = 0; k < na; k++)
+    if (c->arg[k].kind != GA_AK_SCALAR && !(s->staged >> k & 1))
+      ga_sb_printf(b, "        const %s o%d = bo%d + i * ix.st[%d][%d] + j * ix.st[%d][%d];\n", IT, k, k, k, nd - 2, k, nd - 1);
+  gen_body_refs(b, c, ref, "(bi * n0 + i) * n1 + j", "        ");
+  ga_sb_puts(b, "      }\n    }\n");
+  if (s->staged >> c->nin) {   /* staged outputs: written back with columns on threadIdx */
+    ga_sb_printf(b, "    __syncthreads();\n#pragma unroll\n    for (int q = 0; q < %d; q++) {\n", TT / ty);
+    ga_sb_printf(b, "      const %s i = i0 + tx, j = j0 + ty + q * %d;\n      if (i < n0 && j < n1) {\n", IT, ty);
+    for (int k = c->nin; k < na; k++)
+      if (s->staged >> k & 1)
+        ga_sb_printf(b, "        *(%s *)(p%d + bo%d + i * ix.st[%d][%d] + j * ix.st[%d][%d]) = t%d[ty + q * %d][tx];\n",
+                     cu(c->arg[k].dtype), k, k, k, nd - 2, k, nd - 1, k, ty);
+    ga_sb_puts(b, "      }\n    }\n");
+  }
+  if (s->staged) ga_sb_puts(b, "    __syncthreads();   // the next tile reuses shared memory\n");
+  ga_sb_puts(b, "  }\n}\n");
+}
+
+static char *gen_source(const void *ud) {
+  const ew_shape *s = ud;
+  const ga_ew_call *c = s->c;
+  int na = c->nin + c->nout;
+  const char *IT = s->idx64 ? "long long" : "int";
+  ga_strbuf b;
+  ga_sb_init(&b);
+  ga_sb_puts(&b, ga_kernel_ga_types);
+  /* the math library only where the expression calls it: it costs parse
+   * time in every cold compile */
+  if (strstr(c->op->expr, "ga_")) {
+    ga_sb_puts(&b, ga_kernel_ga_math);
+    bool cplx = false;
+    for (int k = 0; k < na; k++) cplx = cplx || GA_IS_COMPLEX(c->loop_types[k]);
+    if (cplx) ga_sb_puts(&b, ga_kernel_ga_cmath);
+  }
+  ga_sb_printf(&b, "\n// op %s\n", c->op->name);
+  for (int k = 0; k < c->nin; k++)
+    ga_sb_printf(&b, "typedef %s in%d_t; typedef %s in%d_mt;\n", cu_compute(c->loop_types[k]), k, cu(c->loop_types[k]), k);
+  for (int k = c->nin; k < na; k++)
+    ga_sb_printf(&b, "typedef %s out%d_t; typedef %s out%d_mt;\n", cu_compute(c->loop_types[k]), k - c->nin,
+                 cu(c->loop_types[k]), k - c->nin);
+  if (!c->dense) ga_sb_printf(&b, "struct ga_ix { %s shape[%d]; %s st[%d][%d]; };\n", IT, c->ndim, IT, na, c->ndim);
+  ga_sb_printf(&b, "extern \"C\" __global__ void __launch_bounds__(%d) ga_ew(%s n", BLOCK, IT);
+  for (int k = 0; k < na; k++) {
+    const ga_ew_arg *a = &c->arg[k];
+    const char *cst = k < c->nin ? "const " : "";
+    if (a->kind == GA_AK_SCALAR) ga_sb_printf(&b, ", in%d_mt s%d", k, k);
+    else if (c->dense) ga_sb_printf(&b, ", %s%s *p%d", cst, cu(a->dtype), k);
+    else ga_sb_printf(&b, ", %schar *p%d", cst, k);
+  }
+  if (!c->dense) ga_sb_puts(&b, ", const ga_ix ix");
+  ga_sb_puts(&b, ") {\n");
+  if (c->dense) {
+    for (int k = 0; k < c->nin; k++)
+      if (c->arg[k].kind == GA_AK_BCAST) ga_sb_printf(&b, "  const %s b%d = p%d[0];\n", cu(c->arg[k].dtype), k, k);
+    ga_sb_printf(&b, "  const %s base = ((%s)blockIdx.x * %d + threadIdx.x) * %d;\n", IT, IT, BLOCK, s->vec);
+    if (s->vec > 1) {
+      ga_sb_printf(&b, "  if (base + %d <= n) {\n", s->vec);
+      for (int k = 0; k < na; k++) {
+        const ga_ew_arg *a = &c->arg[k];
+        if (a->kind != GA_AK_CONTIG) continue;
+        if (k < c->nin)
+          ga_sb_printf(&b, "    const ga_vec<%s, %d> v%d = *(const ga_vec<%s, %d> *)(p%d + base);\n",
+                       cu(a->dtype), s->vec, k, cu(a->dtype), s->vec, k);
+        else
+          ga_sb_printf(&b, "    ga_vec<%s, %d> v%d;\n", cu(a->dtype), s->vec, k);
+      }
+      ga_sb_printf(&b, "#pragma unroll\n    for (int j = 0; j < %d; j++) {\n", s->vec);
+      gen_body(&b, c, "base + j", 1, "      ");
+      ga_sb_puts(&b, "    }\n");
+      for (int k = c->nin; k < na; k++)
+        if (c->arg[k].kind == GA_AK_CONTIG)
+          ga_sb_printf(&b, "    *(ga_vec<%s, %d> *)(p%d + base) = v%d;\n", cu(c->arg[k].dtype), s->vec, k, k);
+      ga_sb_puts(&b, "    return;\n  }\n");
+    }
+    ga_sb_printf(&b, "  for (%s e = base; e < n && e < base + %d; e++) {\n", IT, s->vec);
+    gen_body(&b, c, "e", 0, "    ");
+    ga_sb_puts(&b, "  }\n}\n");
+  } else if (s->tile != TILE_NONE) {
+    gen_tiled(&b, s);
+  } else {
+    ga_sb_printf(&b, "  for (%s i = (%s)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (%s)gridDim.x * blockDim.x) {\n", IT, IT, IT);
+    ga_sb_printf(&b, "    %s r = i", IT);
+    for (int k = 0; k < na; k++) if (c->arg[k].kind != GA_AK_SCALAR) ga_sb_printf(&b, ", o%d = 0", k);
+    ga_sb_puts(&b, ";\n");
+    /* the last index left is below shape[0]: no division for it */
+    for (int d = c->ndim - 1; d >= 0; d--) {
+      if (d > 0) ga_sb_printf(&b, "    { %s q = r / ix.shape[%d], x = r - q * ix.shape[%d]; r = q;\n", IT, d, d);
+      else ga_sb_printf(&b, "    { %s x = r;\n", IT);
+      for (int k = 0; k < na; k++) if (c->arg[k].kind != GA_AK_SCALAR) ga_sb_printf(&b, "      o%d += x * ix.st[%d][%d];\n", k, k, d);
+      ga_sb_puts(&b, "    }\n");
+    }
+    gen_body(&b, c, "i", 0, "    ");
+    ga_sb_puts(&b, "  }\n}\n");
+  }
+  return ga_sb_take(&b);
+}
+
+static int64_t iabs64(int64_t v) { return v < 0 ? -v : v; }
+
+/* Order the dimensions of a strided call by the first output's strides,
+ * largest first, and merge those that became adjacent in memory: an F-order
+ * copy into F-order becomes dense, and a C-order read into an F-order
+ * output becomes a transpose whose staged operand is the input. */
+static void reorder(ga_ew_call *c) {
+  int nd = c->ndim, na = c->nin + c->nout, perm[GA_MAXDIM];
+  const int64_t *o = c->arg[c->nin].strides;
+  for (int d = 0; d < nd; d++) perm[d] = d;
+  for (int d = 1; d < nd; d++)   /* stable insertion sort */
+    for (int e = d; e > 0 && iabs64(o[perm[e - 1]]) < iabs64(o[perm[e]]); e--) {
+      int t = perm[e]; perm[e] = perm[e - 1]; perm[e - 1] = t;
+    }
+  int64_t shape[GA_MAXDIM], st[GA_MAXARGS][GA_MAXDIM];
+  int m = 0;
+  for (int e = 0; e < nd; e++) {
+    int d = perm[e];
+    bool merge = m > 0;
+    for (int k = 0; k < na && merge; k++)
+      merge = c->arg[k].kind == GA_AK_SCALAR || st[k][m - 1] == c->arg[k].strides[d] * c->shape[d];
+    if (merge) {
+      shape[m - 1] *= c->shape[d];
+      for (int k = 0; k < na; k++) st[k][m - 1] = c->arg[k].strides[d];
+      continue;
+    }
+    shape[m] = c->shape[d];
+    for (int k = 0; k < na; k++) st[k][m] = c->arg[k].strides[d];
+    m++;
+  }
+  c->ndim = m;
+  memcpy(c->shape, shape, sizeof(int64_t) * m);
+  for (int k = 0; k < na; k++) memcpy(c->arg[k].strides, st[k], sizeof(int64_t) * m);
+  if (m > 1) return;
+  /* 1-d: dense when every operand is contiguous (or broadcast) */
+  bool dense = true;
+  for (int k = 0; k < na && dense; k++)   /* (an output is never broadcast there) */
+    dense = c->arg[k].kind == GA_AK_SCALAR || (c->arg[k].strides[0] == 0 && k < c->nin) ||
+            c->arg[k].strides[0] == GA_ITEMSIZE(c->arg[k].dtype);
+  if (!dense) return;
+  for (int k = 0; k < na; k++)
+    if (c->arg[k].kind != GA_AK_SCALAR)
+      c->arg[k].kind = c->arg[k].strides[0] == 0 ? GA_AK_BCAST : GA_AK_CONTIG;
+  c->dense = true;
+}
+
+/* Does the op's expression read the flat index `_i` (as a whole word)? */
+static bool uses_flat_index(const char *e) {
+  for (const char *p = e; (p = strstr(p, "_i")) != NULL; p += 2) {
+    bool before = p > e && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+    bool after = isalnum((unsigned char)p[2]) || p[2] == '_';
+    if (!before && !after) return true;
+  }
+  return false;
+}
+
+/* Choose the kernel shape of a call.  A strided call is planned on the
+ * backend's copy *lc (reorder changes it); a dense one, the common case,
+ * is used as it is. */
+static void plan(const ga_ew_call *c0, ga_ew_call *lc, ew_shape *s) {
+  memset(s, 0, sizeof *s);
+  s->c = c0;
+  s->tx = 32;   /* unused outside the tiled kernels; keeps keys canonical */
+  if (!c0->dense) {
+    *lc = *c0;
+    if (lc->ndim > 1 && !uses_flat_index(lc->op->expr)) reorder(lc);
+    s->c = lc;
+  }
+  const ga_ew_call *c = s->c;
+  s->idx64 = needs_idx64(c);
+  s->vec = c->dense ? pick_vec(c) : 1;
+  if (c->dense || c->ndim < 2) return;
+  int nd = c->ndim, na = c->nin + c->nout, smem = 0;
+  int64_t n0 = c->shape[nd - 2], n1 = c->shape[nd - 1];
+  /* an operand whose fastest axis is the second innermost: read (or
+   * written) along it through shared memory */
+  for (int k = 0; k < na; k++) {
+    const int64_t *st = c->arg[k].strides;
+    if (c->arg[k].kind == GA_AK_SCALAR || st[nd - 2] == 0) continue;
+    if (iabs64(st[nd - 2]) < iabs64(st[nd - 1])) {
+      s->staged |= 1u << k;
+      smem += TT * (TT + 1) * GA_ITEMSIZE(c->arg[k].dtype);
+    }
+  }
+  if (s->staged && n0 >= 16 && n1 >= 16 && smem <= SMEM_MAX) {
+    s->tile = TILE_TRANSPOSE;
+    s->r = TT / (BLOCK / TT);
+    return;
+  }
+  s->staged = 0;
+  if (n1 < 32) return;   /* short rows: the grid-stride kernel wastes fewer threads */
+  s->tile = TILE_ROWS;
+  /* threads along a row, and elements each: at least half of a tile's
+   * columns are in the row */
+  s->tx = n1 >= 1024 ? 256 : n1 >= 512 ? 128 : n1 >= 256 ? 64 : 32;
+  s->r = n1 >= 128 ? 4 : n1 >= 64 ? 2 : 1;
+}
+
+char *ga_cuda_ew_source(const ga_ew_call *c0) {
+  ew_shape s;
+  ga_ew_call lc;
+  plan(c0, &lc, &s);
+  return gen_source(&s);
+}
+
+int ga_cuda_ew(const ga_ew_call *c0) {
+  int rc = ga_cuda_set_device(c0->device);
+  if (rc) return rc;
+  ew_shape s;
+  ga_ew_call lc;
+  plan(c0, &lc, &s);
+  const ga_ew_call *c = s.c;
+  ga_kkey key;
+  make_key(&s, &key);
+  void *kernel;
+  if ((rc = ga_cuda_kernel_get(c->device, &key, "ga_ew", gen_source, &s, &kernel))) return rc;
+
+  int na = c->nin + c->nout, nargs = 1 + na;
+  void *args[GA_MAXARGS + 2];
+  size_t sizes[GA_MAXARGS + 2];
+  int n32 = (int)c->size;
+  long long n64 = c->size;
+  args[0] = s.idx64 ? (void *)&n64 : (void *)&n32;
+  sizes[0] = s.idx64 ? sizeof n64 : sizeof n32;
+  void *ptrs[GA_MAXARGS];
+  for (int k = 0; k < na; k++) {
+    ptrs[k] = c->arg[k].data;
+    int scalar = c->arg[k].kind == GA_AK_SCALAR;
+    args[1 + k] = scalar ? (void *)c->arg[k].value.bytes : (void *)&ptrs[k];
+    sizes[1 + k] = scalar ? (size_t)GA_ITEMSIZE(c->loop_types[k]) : sizeof(void *);
+  }
+  /* the strided kernel's index struct: shape[ndim], then st[na][ndim] */
+  union { int i[(GA_MAXARGS + 1) * GA_MAXDIM]; long long l[(GA_MAXARGS + 1) * GA_MAXDIM]; } ix;
+  unsigned blocks;
+  if (c->dense) {
+    int64_t per = (int64_t)BLOCK * s.vec;
+    blocks = (unsigned)((c->size + per - 1) / per);
+  } else {
+    int nd = c->ndim;
+    for (int d = 0; d < nd; d++) {
+      if (s.idx64) ix.l[d] = c->shape[d]; else ix.i[d] = (int)c->shape[d];
+      for (int k = 0; k < na; k++) {
+        int64_t st = c->arg[k].kind == GA_AK_SCALAR ? 0 : c->arg[k].strides[d];
+        if (s.idx64) ix.l[nd + k * nd + d] = st; else ix.i[nd + k * nd + d] = (int)st;
+      }
+    }
+    args[nargs] = &ix;
+    sizes[nargs++] = (size_t)(1 + na) * nd * (s.idx64 ? sizeof(long long) : sizeof(int));
+    if (s.tile != TILE_NONE) {
+      /* one block per tile (the kernel loops if the grid is capped) */
+      int64_t ti = s.tile == TILE_TRANSPOSE ? TT : BLOCK / s.tx, tj = s.tile == TILE_TRANSPOSE ? TT : s.tx * s.r;
+      int64_t n0 = c->shape[nd - 2], n1 = c->shape[nd - 1];
+      int64_t want = (n0 + ti - 1) / ti * ((n1 + tj - 1) / tj) * (c->size / (n0 * n1));
+      blocks = (unsigned)(want < INT32_MAX ? want : INT32_MAX);
+    } else {
+      const ga_device_props *p = ga_cuda_props(c->device);
+      int64_t want = (c->size + BLOCK - 1) / BLOCK, cap = (int64_t)(p ? p->multiprocessors : 132) * 16;
+      blocks = (unsigned)(want < cap ? want : cap);
+    }
+  }
+  return ga_cuda_enqueue(c->device, c->stream, kernel, blocks, BLOCK, 0, nargs, args, sizes);
+}

@@ -1,0 +1,227 @@
+/* Gather, scatter and scatter-add kernels on CUDA (ga_gather.h), generated
+ * from source like the elementwise ones and cached by a structural key
+ * (mode, x's dtype, each index array's dtype, the selection's ndim, index
+ * width).  One grid-stride loop over the selection: the flat index is
+ * decomposed over the selection shape into byte offsets of x, of the value
+ * (or output) and of each index array; then each index is loaded, made
+ * 0-based and checked.  An out-of-range index is never followed: GET writes
+ * 0, SET/ADD skip the element, and the first bad index (array number and
+ * value) goes into a 16-byte device flag that this call reads back after the
+ * kernel, synchronising its stream: the error is raised by the indexing
+ * call itself, and in-range elements of a SET/ADD may already be written.
+ * Scatter-add uses atomics: atomicAdd for 32/64-bit ints and floats, two of
+ * them for complex, atomicOr for bool, and a CAS loop on the containing
+ * 32-bit word for float16 and 8/16-bit integers. */
+#include "cuda/ga_cuda_internal.h"
+#include "cuda/ga_cuda_kernel.h"
+#include "cuda/ga_cuda_queue.h"
+#include "core/ga_gather.h"
+#include "base/ga_strbuf.h"
+#include <stdlib.h>
+#include <string.h>
+
+extern const char ga_kernel_ga_types[];
+
+#define BLOCK 256
+#define IDX32_LIMIT ((int64_t)INT32_MAX - (1 << 22))   /* as ga_cuda_ew.c: room for i += stride */
+#define PARAM_MAX 4000                                  /* bytes of the index struct (CUDA: 4 KiB) */
+
+typedef struct g_shape {
+  const ga_gather_call *c;
+  int idx64;
+} g_shape;
+
+static const char *cu(int dt) { return ga_dtypes[dt].cuda; }
+static int64_t iabs64(int64_t v) { return v < 0 ? -v : v; }
+
+static int needs_idx64(const ga_gather_call *c) {
+  const ga_adv *a = c->adv;
+  if (a->size >= IDX32_LIMIT) return 1;
+  int64_t sx = GA_ITEMSIZE(c->dtype), sv = sx;
+  for (int d = 0; d < a->ndim; d++) {
+    sx += (a->shape[d] - 1) * iabs64(a->xstrides[d]);
+    sv += (a->shape[d] - 1) * iabs64(c->vstrides[d]);
+  }
+  for (int j = 0; j < a->nidx; j++) {
+    int64_t si = GA_ITEMSIZE(a->idx[j].dtype);
+    sx += (a->idx[j].n - 1) * iabs64(a->idx[j].stride);
+    for (int d = 0; d < a->ndim; d++) si += (a->shape[d] - 1) * iabs64(a->idx[j].strides[d]);
+    if (si >= IDX32_LIMIT) return 1;
+  }
+  return sx >= IDX32_LIMIT || sv >= IDX32_LIMIT;
+}
+
+static void make_key(const g_shape *s, ga_kkey *key) {
+  const ga_gather_call *c = s->c;
+  const ga_adv *a = c->adv;
+  memset(key, 0, sizeof *key);
+  /* bit 40 clear: apart from the elementwise keys (which set it) */
+  key->w[0] = 0x475448ull << 41 /* "GTH" */ | (uint64_t)c->mode | (uint64_t)c->dtype << 4 |
+              (uint64_t)a->ndim << 12 | (uint64_t)a->nidx << 20 | (uint64_t)s->idx64 << 28;
+  for (int j = 0; j < a->nidx; j++) key->w[1 + j / 16] |= (uint64_t)a->idx[j].dtype << (4 * (j % 16));
+}
+
+/* *p += v for x's dtype, atomically. */
+static void gen_atomic(ga_strbuf *b, int dt) {
+  const char *T = cu(dt);
+  ga_sb_printf(b, "__device__ __forceinline__ void ga_atomic_add(%s *p, %s v) {\n", T, T);
+  switch (dt) {
+  case GA_FLOAT32: case GA_FLOAT64: case GA_INT32: case GA_UINT32: case GA_UINT64:
+    ga_sb_puts(b, "  atomicAdd(p, v);\n");
+    break;
+  case GA_INT64:   /* two's complement: the unsigned sum has the same bits */
+    ga_sb_puts(b, "  atomicAdd((unsigned long long *)p, (unsigned long long)v);\n");
+    break;
+  case GA_COMPLEX64: case GA_COMPLEX128:
+    ga_sb_puts(b, "  atomicAdd(&p->re, v.re);\n  atomicAdd(&p->im, v.im);\n");
+    break;
+  case GA_BOOL:   /* stored as 0/1: or-ing bit 0 of its byte is a logical or */
+    ga_sb_puts(b, "  if (v) atomicOr((unsigned *)((size_t)p & ~(size_t)3), 1u << (((size_t)p & 3) * 8));\n");
+    break;
+  default: {      /* 8/16-bit: compare-and-swap the 32-bit word that holds *p */
+    int bits = GA_ITEMSIZE(dt) * 8;
+    ga_sb_printf(b, "  unsigned *w = (unsigned *)((size_t)p & ~(size_t)3);\n"
+                 "  const unsigned sh = (unsigned)((size_t)p & 3) * 8, mask = 0x%xu << sh;\n"
+                 "  unsigned old = *w, assumed;\n  do {\n    assumed = old;\n"
+                 "    const unsigned cur = (assumed & mask) >> sh;\n", bits == 8 ? 0xff : 0xffff);
+    if (dt == GA_FLOAT16)   /* NumPy's float16 add: in float, rounded once */
+      ga_sb_puts(b, "    ga_half h; h.x = (unsigned short)cur;\n"
+                    "    const unsigned nb = ga_half((float)h + (float)v).x;\n");
+    else
+      ga_sb_printf(b, "    const unsigned nb = (unsigned)(unsigned %s)(%s)((%s)cur + v);\n",
+                   bits == 8 ? "char" : "short", T, T);
+    ga_sb_puts(b, "    old = atomicCAS(w, assumed, (assumed & ~mask) | ((nb << sh) & mask));\n"
+                  "  } while (old != assumed);\n");
+  }
+  }
+  ga_sb_puts(b, "}\n");
+}
+
+static char *gen_source(const void *ud) {
+  const g_shape *s = ud;
+  const ga_gather_call *c = s->c;
+  const ga_adv *a = c->adv;
+  int nd = a->ndim, ni = a->nidx, ndx = nd > 0 ? nd : 1, nix = ni > 0 ? ni : 1;
+  const char *IT = s->idx64 ? "long long" : "int", *T = cu(c->dtype);
+  static const char *const mode_name[] = {"gather", "scatter", "scatter-add"};
+  ga_strbuf b;
+  ga_sb_init(&b);
+  ga_sb_puts(&b, ga_kernel_ga_types);
+  ga_sb_printf(&b, "\n// %s, %s, %d-d selection, %d index arrays\n", mode_name[c->mode], ga_dtypes[c->dtype].name, nd, ni);
+  ga_sb_printf(&b, "struct ga_gx { %s shape[%d]; %s sx[%d]; %s sv[%d]; %s si[%d][%d]; long long n[%d]; %s st[%d]; "
+               "const char *ip[%d]; };\n", IT, ndx, IT, ndx, IT, ndx, IT, nix, ndx, nix, IT, nix, nix);
+  ga_sb_puts(&b, "__device__ __forceinline__ void ga_flag(int *err, int j, long long t) {\n"
+                 "  if (atomicCAS(err, 0, j + 1) == 0) ((long long *)err)[1] = t;\n}\n");
+  if (c->mode == GA_GATHER_ADD) gen_atomic(&b, c->dtype);
+  ga_sb_printf(&b, "extern \"C\" __global__ void __launch_bounds__(%d) ga_gather(%s n, char *x, char *v, int *err, "
+               "const ga_gx g) {\n", BLOCK, IT);
+  ga_sb_printf(&b, "  for (%s i = (%s)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (%s)gridDim.x * blockDim.x) {\n",
+               IT, IT, IT);
+  ga_sb_printf(&b, "    %s r = i, ox = 0, ov = 0", IT);
+  for (int j = 0; j < ni; j++) ga_sb_printf(&b, ", o%d = 0", j);
+  ga_sb_puts(&b, ";\n    (void)r;\n");
+  for (int d = nd - 1; d >= 0; d--) {   /* the last index left is below shape[0] */
+    if (d > 0) ga_sb_printf(&b, "    { %s q = r / g.shape[%d], e = r - q * g.shape[%d]; r = q;\n", IT, d, d);
+    else ga_sb_printf(&b, "    { %s e = r;\n", IT);
+    ga_sb_printf(&b, "      ox += e * g.sx[%d]; ov += e * g.sv[%d];", d, d);
+    for (int j = 0; j < ni; j++) ga_sb_printf(&b, " o%d += e * g.si[%d][%d];", j, j, d);
+    ga_sb_puts(&b, "\n    }\n");
+  }
+  ga_sb_puts(&b, "    bool ok = true;\n");
+  for (int j = 0; j < ni; j++) {
+    int dt = a->idx[j].dtype;
+    if (dt == GA_UINT64)   /* above INT64_MAX: LLONG_MIN, which no axis accepts */
+      ga_sb_printf(&b, "    { const unsigned long long u = *(const unsigned long long *)(g.ip[%d] + o%d);\n"
+                   "      const long long t = u > 0x7fffffffffffffffull ? (long long)(-0x7fffffffffffffffll - 1) : (long long)u;\n", j, j);
+    else
+      ga_sb_printf(&b, "    { const long long t = (long long)*(const %s *)(g.ip[%d] + o%d);\n", cu(dt), j, j);
+    /* 1-based, negatives from the end; 0 lands on n: out of range */
+    ga_sb_printf(&b, "      const long long z = t > 0 ? t - 1 : t + g.n[%d];\n"
+                 "      if (z < 0 || z >= g.n[%d]) { ok = false; ga_flag(err, %d, t); }\n"
+                 "      else ox += (%s)z * g.st[%d];\n    }\n", j, j, j, IT, j);
+  }
+  if (c->mode == GA_GATHER_GET)
+    ga_sb_printf(&b, "    if (ok) *(%s *)(v + ov) = *(const %s *)(x + ox);\n"
+                 "    else for (int k = 0; k < (int)sizeof(%s); k++) v[ov + k] = 0;\n", T, T, T);
+  else if (c->mode == GA_GATHER_SET)
+    ga_sb_printf(&b, "    if (ok) *(%s *)(x + ox) = *(const %s *)(v + ov);\n", T, T);
+  else
+    ga_sb_printf(&b, "    if (ok) ga_atomic_add((%s *)(x + ox), *(const %s *)(v + ov));\n", T, T);
+  ga_sb_puts(&b, "  }\n}\n");
+  return ga_sb_take(&b);
+}
+
+char *ga_cuda_gather_source(const ga_gather_call *c) {
+  g_shape s = {c, needs_idx64(c)};
+  return gen_source(&s);
+}
+
+int ga_cuda_gather(const ga_gather_call *c) {
+  const ga_adv *a = c->adv;
+  int rc = ga_cuda_set_device(c->device);
+  if (rc) return rc;
+  g_shape s = {c, needs_idx64(c)};
+  int nd = a->ndim, ni = a->nidx, ndx = nd > 0 ? nd : 1, nix = ni > 0 ? ni : 1;
+  size_t isz = s.idx64 ? 8 : 4;
+  /* the struct as the kernel lays it out: every member 4- or 8-byte */
+  size_t off_n = (3 * (size_t)ndx + (size_t)nix * ndx) * isz;
+  off_n = (off_n + 7) & ~(size_t)7;
+  size_t off_st = off_n + 8 * (size_t)nix;
+  size_t off_ip = (off_st + isz * nix + 7) & ~(size_t)7;
+  size_t total = off_ip + 8 * (size_t)nix;
+  if (total > PARAM_MAX)
+    return ga_err(GA_EINVAL, "too many index arrays or dimensions for one indexing kernel (%d arrays over %d dimensions)",
+                  ni, nd);
+  _Alignas(16) unsigned char gx[PARAM_MAX];
+  memset(gx, 0, total);
+#define PUT(off, v) do { if (s.idx64) *(long long *)(gx + (off)) = (long long)(v); else *(int *)(gx + (off)) = (int)(v); } while (0)
+  for (int d = 0; d < nd; d++) {
+    PUT(d * isz, a->shape[d]);
+    PUT((ndx + d) * isz, a->xstrides[d]);
+    PUT((2 * ndx + d) * isz, c->vstrides[d]);
+    for (int j = 0; j < ni; j++) PUT((3 * ndx + j * ndx + d) * isz, a->idx[j].strides[d]);
+  }
+  for (int j = 0; j < ni; j++) {
+    *(long long *)(gx + off_n + 8 * j) = a->idx[j].n;
+    PUT(off_st + j * isz, a->idx[j].stride);
+    *(const char **)(gx + off_ip + 8 * j) = a->idx[j].data;
+  }
+#undef PUT
+  ga_kkey key;
+  make_key(&s, &key);
+  void *kernel;
+  if ((rc = ga_cuda_kernel_get(c->device, &key, "ga_gather", gen_source, &s, &kernel))) return rc;
+
+  ga_buffer *flag;
+  if ((rc = ga_buffer_new(c->device, 16, c->stream, &flag))) return rc;
+  if ((rc = ga_cuda_flush(c->device))) goto done;
+  cudaError_t e = cudaMemsetAsync(flag->ptr, 0, 16, (cudaStream_t)c->stream);
+  if (e != cudaSuccess) { rc = ga_cuda_error(e, "cudaMemsetAsync"); goto done; }
+  {
+    int n32 = (int)a->size;
+    long long n64 = a->size;
+    void *ptrs[3] = {c->x, c->v, flag->ptr};
+    void *args[5] = {s.idx64 ? (void *)&n64 : (void *)&n32, &ptrs[0], &ptrs[1], &ptrs[2], gx};
+    size_t sizes[5] = {s.idx64 ? sizeof n64 : sizeof n32, sizeof(void *), sizeof(void *), sizeof(void *), total};
+    const ga_device_props *p = ga_cuda_props(c->device);
+    int64_t want = (a->size + BLOCK - 1) / BLOCK, cap = (int64_t)(p ? p->multiprocessors : 132) * 16;
+    unsigned blocks = (unsigned)(want < cap ? want : cap);
+    if ((rc = ga_cuda_enqueue(c->device, c->stream, kernel, blocks, BLOCK, 0, 5, args, sizes))) goto done;
+  }
+  /* the one synchronisation of an indexing call: read the flag back */
+  long long err[2];
+  if ((rc = ga_cuda_memcpy(GA_CPU, err, c->device, flag->ptr, sizeof err, c->stream, 1))) goto done;
+  int bad = (int)(err[0] & 0xffffffff);
+  if (bad > 0 && bad <= ni) {
+    const ga_gather_idx *g = &a->idx[bad - 1];
+    if (err[1] == (long long)INT64_MIN)
+      rc = ga_err(GA_EINVAL, "index out of bounds for axis %d with size %lld (indices are 1-based; negative ones count "
+                  "from the end)", g->axis + 1, (long long)g->n);
+    else
+      rc = ga_err(GA_EINVAL, "index %lld is out of bounds for axis %d with size %lld (indices are 1-based; negative "
+                  "ones count from the end)", err[1], g->axis + 1, (long long)g->n);
+  }
+done:
+  ga_buffer_decref(flag);
+  return rc;
+}

@@ -1,0 +1,16 @@
+/* Shared by the ga_cuda_*.c files only. */
+#ifndef GA_CUDA_INTERNAL_H
+#define GA_CUDA_INTERNAL_H
+#include <cuda_runtime_api.h>
+#include "cuda/ga_cuda.h"
+
+#define GA_MAX_DEVICES 64
+
+/* Turn a CUDA error into the thread's message; returns GA_ECUDA. */
+int ga_cuda_error(cudaError_t e, const char *what);
+#define GA_CU(call, what) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) return ga_cuda_error(e_, what); } while (0)
+
+/* Cached device facts (filled on first use). */
+const ga_device_props *ga_cuda_props(int dev);
+
+#endif

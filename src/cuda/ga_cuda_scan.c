@@ -1,0 +1,600 @@
+/* Scans and nonzero selection on CUDA.  Kernels are generated from the
+ * reduction row's map and reduce statements (ga_reduce.def), compiled by
+ * NVRTC and cached by a structural key (pass, style, row, dtypes, items per
+ * thread).  The input is C-contiguous (outer, n, inner) (ga_scan.c sees to
+ * it); lines run along n.
+ *
+ * Row style (inner == 1, lines longer than SHORT_ROW): reduce-then-scan.
+ * Each line is cut into chunks of whole tiles (tile = 256 threads x IPT
+ * items) so that there are about ROW_TARGET chunks in all; the cut depends
+ * only on the shape, so the same data gives the same bits on every run and
+ * every GPU.  Pass 1: one block per chunk but each line's last reduces it
+ * to a total; pass 2: one block per line scans the chunk totals; pass 3:
+ * one block per chunk walks its tiles: vector loads into shared memory
+ * (striped, coalesced), each thread scans its IPT consecutive items in
+ * registers, a warp-shuffle scan and a scan of the 8 warp totals give each
+ * thread its prefix, plus the chunk's prefix and the running carry of the
+ * previous tiles; results go back through shared memory to vector stores.
+ * (At least 4 blocks of 256 per SM, so 64 registers a thread: enough loads
+ * in flight to keep HBM busy.)
+ * Every combination is in sequence order (the rows need only
+ * associativity) over a fixed tree; nothing is atomic.  Padding lanes of a
+ * partial tile repeat its last element: they sit after every valid one, so
+ * no valid result reads them, and no identity is needed.
+ *
+ * Column style (inner > 1: scans along a non-last axis, or short lines):
+ * one thread per (line, chunk), consecutive threads on consecutive inner
+ * positions (coalesced); a line is cut into chunks only when there are too
+ * few lines to fill the GPU, with the same three passes.
+ *
+ * nonzero: flags (bool bytes) in tiles of 4096; pass 1 counts each tile,
+ * the counts are scanned by the row-style int64 cumsum, the total is read
+ * back (the one synchronisation), and pass 2 has each thread write the
+ * positions of its 16 flags at its tile's offset plus a block scan of the
+ * threads' counts. */
+#include "cuda/ga_cuda_internal.h"
+#include "cuda/ga_cuda_kernel.h"
+#include "cuda/ga_cuda_queue.h"
+#include "core/ga_scan.h"
+#include "base/ga_strbuf.h"
+#include <stdlib.h>
+#include <string.h>
+
+extern const char ga_kernel_ga_types[];
+extern const char ga_kernel_ga_math[];
+extern const char ga_kernel_ga_cmath[];
+
+#define BLOCK 256
+#define NWARP (BLOCK / 32)
+#define SHORT_ROW 256          /* lines up to this long: one thread each */
+#define ROW_TARGET 4096        /* chunks wanted over all lines (row style) */
+#define COL_LINES 32768        /* lines enough for one thread each */
+#define COL_THREADS 65536      /* threads wanted when lines are few */
+#define COL_MINCHUNK 32        /* the shortest chunk worth a thread */
+#define ACC_MAX 32             /* bytes of the largest accumulator struct */
+#define NZ_TILE 4096           /* nonzero: flags per block, 16 per thread */
+
+enum { STYLE_ROW, STYLE_COL };
+
+typedef struct sc_plan {
+  const ga_scan_call *c;
+  int style;
+  int ipt;          /* items per thread (row style) */
+  int64_t lines;    /* independent lines */
+  int64_t chunk;    /* elements per chunk (row style: whole tiles) */
+  int64_t cpl;      /* chunks per line (>= 1) */
+  int pass;         /* the kernel being generated: 1, 2, 3 */
+} sc_plan;
+
+static const char *cu(int dt) { return ga_dtypes[dt].cuda; }
+static const char *cu_compute(int dt) { return dt == GA_FLOAT16 ? "float" : cu(dt); }
+
+static void plan(const ga_scan_call *c, sc_plan *p) {
+  memset(p, 0, sizeof *p);
+  p->c = c;
+  int asz = GA_ITEMSIZE(c->acc);
+  p->ipt = asz <= 4 ? 16 : asz <= 8 ? 8 : 4;   /* a 16 KiB tile of accumulators */
+  if (c->inner == 1 && c->n > SHORT_ROW) {
+    p->style = STYLE_ROW;
+    p->lines = c->outer;
+    int64_t tile = (int64_t)BLOCK * p->ipt, ntiles = (c->n + tile - 1) / tile;
+    int64_t want = (ROW_TARGET + c->outer - 1) / c->outer;
+    int64_t cpl = want < ntiles ? want : ntiles;
+    if (cpl < 1) cpl = 1;
+    int64_t tpc = (ntiles + cpl - 1) / cpl;   /* tiles per chunk */
+    p->chunk = tpc * tile;
+    p->cpl = (ntiles + tpc - 1) / tpc;
+  } else {
+    p->style = STYLE_COL;
+    p->lines = c->outer * c->inner;
+    int64_t cpl = 1;
+    if (p->lines < COL_LINES && c->n > COL_MINCHUNK) {
+      int64_t a = (c->n + COL_MINCHUNK - 1) / COL_MINCHUNK, b = (COL_THREADS + p->lines - 1) / p->lines;
+      cpl = a < b ? a : b;
+    }
+    p->chunk = (c->n + cpl - 1) / cpl;
+    p->cpl = (c->n + p->chunk - 1) / p->chunk;
+  }
+}
+
+/* Vector width (elements) of a 16-byte access that divides ipt. */
+static int vec_of(int dt, int ipt) {
+  int v = 16 / GA_ITEMSIZE(dt);
+  if (v < 1) v = 1;
+  while (v > ipt) v /= 2;
+  return v;
+}
+
+/* The accumulator shuffled up by d lanes. */
+static void gen_shfl(ga_strbuf *b, int acc, bool idx) {
+  ga_sb_puts(b, "__device__ __forceinline__ ga_acc ga_shfl_up(const ga_acc x, int d) {\n  ga_acc r;\n");
+  if (GA_IS_COMPLEX(acc))
+    ga_sb_puts(b, "  r.v.re = __shfl_up_sync(0xffffffffu, x.v.re, d);\n  r.v.im = __shfl_up_sync(0xffffffffu, x.v.im, d);\n");
+  else if (acc == GA_BOOL)
+    ga_sb_puts(b, "  r.v = __shfl_up_sync(0xffffffffu, (int)x.v, d) != 0;\n");
+  else if (GA_ITEMSIZE(acc) < 4)
+    ga_sb_puts(b, "  r.v = (acc_t)__shfl_up_sync(0xffffffffu, (int)x.v, d);\n");
+  else
+    ga_sb_puts(b, "  r.v = __shfl_up_sync(0xffffffffu, x.v, d);\n");
+  if (idx) ga_sb_puts(b, "  r.i = __shfl_up_sync(0xffffffffu, x.i, d);\n");
+  ga_sb_puts(b, "  return r;\n}\n");
+}
+
+/* Types, the row's statements as functions, the shuffle and the block scan. */
+static void gen_common(ga_strbuf *b, const sc_plan *p) {
+  const ga_scan_call *c = p->c;
+  const ga_red_op *op = c->op;
+  bool idx = (op->flags & GA_REDF_IDX) != 0;
+  ga_sb_puts(b, ga_kernel_ga_types);
+  if (strstr(op->map, "ga_") || strstr(op->reduce, "ga_")) {
+    ga_sb_puts(b, ga_kernel_ga_math);
+    if (GA_IS_COMPLEX(c->T) || GA_IS_COMPLEX(c->acc)) ga_sb_puts(b, ga_kernel_ga_cmath);
+  }
+  ga_sb_printf(b, "\n// scan %s: %s -> %s, accumulating in %s; %s style, pass %d\n", op->name, ga_dtypes[c->T].name,
+               ga_dtypes[c->out_dtype].name, ga_dtypes[c->acc].name, p->style == STYLE_ROW ? "row" : "column", p->pass);
+  ga_sb_printf(b, "#define BLOCK %d\n#define NWARP %d\n#define IPT %d\n#define TILE (BLOCK * IPT)\n"
+               "#define PAD(e) ((e) + ((e) >> 5))\n#define VI %d\n#define VO %d\n",
+               BLOCK, NWARP, p->ipt, vec_of(c->T, p->ipt), vec_of(c->out_dtype, p->ipt));
+  ga_sb_printf(b, "typedef %s in0_t; typedef %s in0_mt; typedef %s acc_t; typedef %s out0_mt;\n", cu_compute(c->T),
+               cu(c->T), cu_compute(c->acc), cu(c->out_dtype));
+  ga_sb_printf(b, "struct ga_acc { acc_t v;%s };\n", idx ? " long long i;" : "");
+  ga_sb_printf(b, "__device__ __forceinline__ ga_acc ga_map(const in0_t in0, const long long _j) {\n"
+               "  ga_acc a; (void)_j;\n  %s;\n  return a;\n}\n", op->map);
+  ga_sb_printf(b, "__device__ __forceinline__ ga_acc ga_red(ga_acc a, const ga_acc b) {\n  %s;\n  return a;\n}\n",
+               op->reduce);
+  gen_shfl(b, c->acc, idx);
+  /* s: this thread's total; (hc, carry): everything before the tile.  pre
+   * (when hp) = carry + the totals of the threads before this one; tot =
+   * carry + every thread's total.  w: NWARP accumulators of shared memory,
+   * not read again until the caller's next __syncthreads. */
+  ga_sb_puts(b,
+    "__device__ __forceinline__ void ga_block_scan(const ga_acc s, const bool hc, const ga_acc &carry,\n"
+    "                                              ga_acc &pre, bool &hp, ga_acc &tot, ga_acc *w) {\n"
+    "  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;\n"
+    "  ga_acc inc = s;\n"
+    "#pragma unroll\n"
+    "  for (int d = 1; d < 32; d <<= 1) {\n"
+    "    const ga_acc y = ga_shfl_up(inc, d);\n"
+    "    if (lane >= d) inc = ga_red(y, inc);\n"
+    "  }\n"
+    "  const ga_acc ex = ga_shfl_up(inc, 1);\n"
+    "  if (lane == 31) w[warp] = inc;\n"
+    "  __syncthreads();\n"
+    "  hp = hc;\n"
+    "  if (hc) pre = carry;\n"
+    "  for (int k = 0; k < warp; k++) { pre = hp ? ga_red(pre, w[k]) : w[k]; hp = true; }\n"
+    "  if (lane > 0) { pre = hp ? ga_red(pre, ex) : ex; hp = true; }\n"
+    "  bool ht = hc;\n"
+    "  if (hc) tot = carry;\n"
+    "#pragma unroll\n"
+    "  for (int k = 0; k < NWARP; k++) { tot = ht ? ga_red(tot, w[k]) : w[k]; ht = true; }\n"
+    "}\n");
+}
+
+/* Row style: load tile t0 of the chunk at ip into shared memory. */
+static const char *ROW_LOAD =
+    "      const int valid = (int)(len - t0 < (long long)TILE ? len - t0 : (long long)TILE);\n"
+    "      const in0_mt *tp = ip + t0;\n"
+    "      if (valid == TILE && (size_t)tp % (VI * sizeof(in0_mt)) == 0) {\n"
+    "#pragma unroll\n"
+    "        for (int q = 0; q < IPT / VI; q++) {\n"
+    "          const int v = q * BLOCK + (int)threadIdx.x;\n"
+    "          const ga_vec<in0_mt, VI> x = ((const ga_vec<in0_mt, VI> *)tp)[v];\n"
+    "#pragma unroll\n"
+    "          for (int e = 0; e < VI; e++) s_in[PAD(v * VI + e)] = x.v[e];\n"
+    "        }\n"
+    "      } else {\n"
+    "        for (int e = threadIdx.x; e < valid; e += BLOCK) s_in[PAD(e)] = tp[e];\n"
+    "      }\n"
+    "      __syncthreads();\n";
+
+static const char *ROW_DECL =
+    "  __shared__ __align__(16) unsigned char sbuf[SBYTES];\n"
+    "  __shared__ __align__(16) unsigned char wbuf[NWARP * sizeof(ga_acc)];\n"
+    "  in0_mt *s_in = (in0_mt *)sbuf;\n"
+    "  out0_mt *s_out = (out0_mt *)sbuf;\n"
+    "  ga_acc *w = (ga_acc *)wbuf;\n"
+    "  (void)s_out;\n";
+
+static char *gen_source(const void *ud) {
+  const sc_plan *p = ud;
+  const ga_scan_call *c = p->c;
+  ga_strbuf b;
+  ga_sb_init(&b);
+  gen_common(&b, p);
+  int tile = BLOCK * p->ipt, msz = GA_ITEMSIZE(c->T) > GA_ITEMSIZE(c->out_dtype) ? GA_ITEMSIZE(c->T)
+                                                                                : GA_ITEMSIZE(c->out_dtype);
+  ga_sb_printf(&b, "#define SBYTES %d\n", (tile + tile / 32) * msz);
+  if (p->pass == 2) {
+    /* the chunk totals of each line, scanned in place (the last is never
+     * needed: pass 3 reads the total before its chunk) */
+    ga_sb_puts(&b,
+      "extern \"C\" __global__ void __launch_bounds__(BLOCK) ga_scan2(ga_acc *tot, long long lines, long long cpl) {\n"
+      "  __shared__ __align__(16) unsigned char wbuf[NWARP * sizeof(ga_acc)];\n"
+      "  ga_acc *w = (ga_acc *)wbuf;\n"
+      "  const long long m = cpl - 1;\n"
+      "  for (long long line = blockIdx.x; line < lines; line += gridDim.x) {\n"
+      "    ga_acc *t = tot + line * cpl;\n"
+      "    ga_acc carry;\n"
+      "    bool hc = false;\n"
+      "    for (long long i0 = 0; i0 < m; i0 += BLOCK) {\n"
+      "      const long long last = (m - i0 < BLOCK ? m - i0 : BLOCK) - 1;\n"
+      "      const long long e = i0 + (threadIdx.x < last ? threadIdx.x : last);\n"
+      "      const ga_acc x = t[e];\n"
+      "      ga_acc pre, tt;\n"
+      "      bool hp;\n"
+      "      ga_block_scan(x, hc, carry, pre, hp, tt, w);\n"
+      "      if (threadIdx.x <= last) t[e] = hp ? ga_red(pre, x) : x;\n"
+      "      carry = tt;\n"
+      "      hc = true;\n"
+      "      __syncthreads();\n"
+      "    }\n"
+      "  }\n"
+      "}\n");
+  } else if (p->style == STYLE_ROW && p->pass == 1) {
+    ga_sb_puts(&b,
+      "extern \"C\" __global__ void __launch_bounds__(BLOCK, 4) ga_scan1(const in0_mt *in, long long n, long long chunk,\n"
+      "                                                          long long cpl, ga_acc *tot, long long nblk) {\n");
+    ga_sb_puts(&b, ROW_DECL);
+    ga_sb_puts(&b,
+      "  const long long c1 = cpl - 1;\n"
+      "  for (long long blk = blockIdx.x; blk < nblk; blk += gridDim.x) {\n"
+      "    const long long line = blk / c1, k = blk - line * c1, start = k * chunk, len = chunk;\n"
+      "    const in0_mt *ip = in + line * n + start;\n"
+      "    ga_acc carry;\n"
+      "    bool hc = false;\n"
+      "    for (long long t0 = 0; t0 < len; t0 += TILE) {\n");
+    ga_sb_puts(&b, ROW_LOAD);
+    ga_sb_puts(&b,
+      "      const int e0 = threadIdx.x * IPT;\n"
+      "      ga_acc s = ga_map((in0_t)s_in[PAD(e0)], start + t0 + e0);\n"
+      "#pragma unroll\n"
+      "      for (int i = 1; i < IPT; i++) s = ga_red(s, ga_map((in0_t)s_in[PAD(e0 + i)], start + t0 + e0 + i));\n"
+      "      ga_acc pre, tt;\n"
+      "      bool hp;\n"
+      "      ga_block_scan(s, hc, carry, pre, hp, tt, w);\n"
+      "      carry = tt;\n"
+      "      hc = true;\n"
+      "      __syncthreads();\n"
+      "    }\n"
+      "    if (threadIdx.x == 0) tot[line * cpl + k] = carry;\n"
+      "  }\n"
+      "}\n");
+  } else if (p->style == STYLE_ROW) {
+    ga_sb_puts(&b,
+      "extern \"C\" __global__ void __launch_bounds__(BLOCK, 4) ga_scan3(const in0_mt *in, out0_mt *out, long long n,\n"
+      "    long long chunk, long long cpl, const ga_acc *tot, long long nblk) {\n");
+    ga_sb_puts(&b, ROW_DECL);
+    ga_sb_puts(&b,
+      "  for (long long blk = blockIdx.x; blk < nblk; blk += gridDim.x) {\n"
+      "    const long long line = blk / cpl, k = blk - line * cpl, start = k * chunk;\n"
+      "    const long long len = n - start < chunk ? n - start : chunk;\n"
+      "    const in0_mt *ip = in + line * n + start;\n"
+      "    out0_mt *op = out + line * n + start;\n"
+      "    ga_acc carry;\n"
+      "    bool hc = k > 0;\n"
+      "    if (hc) carry = tot[line * cpl + k - 1];\n"
+      "    for (long long t0 = 0; t0 < len; t0 += TILE) {\n");
+    ga_sb_puts(&b, ROW_LOAD);
+    ga_sb_puts(&b,
+      "      ga_acc x[IPT];\n"
+      "#pragma unroll\n"
+      "      for (int i = 0; i < IPT; i++) {\n"
+      "        int e = threadIdx.x * IPT + i;\n"
+      "        if (e >= valid) e = valid - 1;   // padding repeats the last element\n"
+      "        x[i] = ga_map((in0_t)s_in[PAD(e)], start + t0 + e);\n"
+      "      }\n"
+      "#pragma unroll\n"
+      "      for (int i = 1; i < IPT; i++) x[i] = ga_red(x[i - 1], x[i]);\n"
+      "      ga_acc pre, tt;\n"
+      "      bool hp;\n"
+      "      ga_block_scan(x[IPT - 1], hc, carry, pre, hp, tt, w);   // its __syncthreads ends the reads of s_in\n"
+      "#pragma unroll\n"
+      "      for (int i = 0; i < IPT; i++) {\n"
+      "        const ga_acc r = hp ? ga_red(pre, x[i]) : x[i];\n"
+      "        s_out[PAD(threadIdx.x * IPT + i)] = ga_cast<out0_mt>(r.v);\n"
+      "      }\n"
+      "      __syncthreads();\n"
+      "      out0_mt *tq = op + t0;\n"
+      "      if (valid == TILE && (size_t)tq % (VO * sizeof(out0_mt)) == 0) {\n"
+      "#pragma unroll\n"
+      "        for (int q = 0; q < IPT / VO; q++) {\n"
+      "          const int v = q * BLOCK + (int)threadIdx.x;\n"
+      "          ga_vec<out0_mt, VO> y;\n"
+      "#pragma unroll\n"
+      "          for (int e = 0; e < VO; e++) y.v[e] = s_out[PAD(v * VO + e)];\n"
+      "          ((ga_vec<out0_mt, VO> *)tq)[v] = y;\n"
+      "        }\n"
+      "      } else {\n"
+      "        for (int e = threadIdx.x; e < valid; e += BLOCK) tq[e] = s_out[PAD(e)];\n"
+      "      }\n"
+      "      carry = tt;\n"
+      "      hc = true;\n"
+      "      __syncthreads();   // s_out and w are read before the next tile writes them\n"
+      "    }\n"
+      "  }\n"
+      "}\n");
+  } else if (p->pass == 1) {
+    /* column style, chunk totals: thread g -> (o, k < cpl - 1, i) */
+    ga_sb_puts(&b,
+      "extern \"C\" __global__ void __launch_bounds__(BLOCK) ga_scanc1(const in0_mt *in, long long n, long long inner,\n"
+      "    long long chunk, long long cpl, ga_acc *tot, long long total) {\n"
+      "  const long long c1 = cpl - 1;\n"
+      "  for (long long g = (long long)blockIdx.x * BLOCK + threadIdx.x; g < total; g += (long long)gridDim.x * BLOCK) {\n"
+      "    const long long r = g / inner, i = g - r * inner, o = r / c1, k = r - o * c1;\n"
+      "    const long long j0 = k * chunk;\n"
+      "    long long off = (o * n + j0) * inner + i;\n"
+      "    ga_acc a = ga_map((in0_t)in[off], j0);\n"
+      "    for (long long j = j0 + 1; j < j0 + chunk; j++) {\n"
+      "      off += inner;\n"
+      "      a = ga_red(a, ga_map((in0_t)in[off], j));\n"
+      "    }\n"
+      "    tot[(o * inner + i) * cpl + k] = a;\n"
+      "  }\n"
+      "}\n");
+  } else {
+    ga_sb_puts(&b,
+      "extern \"C\" __global__ void __launch_bounds__(BLOCK) ga_scanc3(const in0_mt *in, out0_mt *out, long long n,\n"
+      "    long long inner, long long chunk, long long cpl, const ga_acc *tot, long long total) {\n"
+      "  for (long long g = (long long)blockIdx.x * BLOCK + threadIdx.x; g < total; g += (long long)gridDim.x * BLOCK) {\n"
+      "    const long long r = g / inner, i = g - r * inner, o = r / cpl, k = r - o * cpl;\n"
+      "    const long long j0 = k * chunk, j1 = n - j0 < chunk ? n : j0 + chunk;\n"
+      "    long long off = (o * n + j0) * inner + i;\n"
+      "    ga_acc a;\n"
+      "    bool ha = k > 0;\n"
+      "    if (ha) a = tot[(o * inner + i) * cpl + k - 1];\n"
+      "    for (long long j = j0; j < j1; j++, off += inner) {\n"
+      "      const ga_acc v = ga_map((in0_t)in[off], j);\n"
+      "      a = ha ? ga_red(a, v) : v;\n"
+      "      ha = true;\n"
+      "      out[off] = ga_cast<out0_mt>(a.v);\n"
+      "    }\n"
+      "  }\n"
+      "}\n");
+  }
+  return ga_sb_take(&b);
+}
+
+static const char *kernel_name(const sc_plan *p) {
+  if (p->pass == 2) return "ga_scan2";
+  if (p->style == STYLE_ROW) return p->pass == 1 ? "ga_scan1" : "ga_scan3";
+  return p->pass == 1 ? "ga_scanc1" : "ga_scanc3";
+}
+
+static void make_key(const sc_plan *p, ga_kkey *key) {
+  const ga_scan_call *c = p->c;
+  memset(key, 0, sizeof *key);
+  /* bit 40 clear: apart from the elementwise keys; "SCN" apart from the others */
+  key->w[0] = 0x53434Eull << 41 | (uint64_t)p->pass | (uint64_t)p->style << 4 | (uint64_t)p->ipt << 8;
+  key->w[1] = (uint64_t)c->op->id | (uint64_t)c->T << 16 | (uint64_t)c->acc << 24 | (uint64_t)c->out_dtype << 32;
+}
+
+char *ga_cuda_scan_source(const ga_scan_call *c, int pass, const char **name) {
+  sc_plan p;
+  plan(c, &p);
+  if (pass < 1 || pass > 3 || (pass < 3 && p.cpl < 2)) return NULL;
+  p.pass = pass;
+  if (name) *name = kernel_name(&p);
+  return gen_source(&p);
+}
+
+static unsigned grid_of(int dev, int64_t want, int per_sm) {
+  const ga_device_props *pr = ga_cuda_props(dev);
+  int64_t cap = (int64_t)(pr ? pr->multiprocessors : 132) * per_sm;
+  if (want > cap) want = cap;
+  return (unsigned)(want < 1 ? 1 : want);
+}
+
+static int launch(sc_plan *p, int pass, int64_t want, int per_sm, int nargs, void **args, size_t *sizes) {
+  const ga_scan_call *c = p->c;
+  p->pass = pass;
+  ga_kkey key;
+  make_key(p, &key);
+  void *kernel;
+  int rc = ga_cuda_kernel_get(c->device, &key, kernel_name(p), gen_source, p, &kernel);
+  if (rc) return rc;
+  return ga_cuda_enqueue(c->device, c->stream, kernel, grid_of(c->device, want, per_sm), BLOCK, 0, nargs, args, sizes);
+}
+
+int ga_cuda_scan(const ga_scan_call *c) {
+  int rc = ga_cuda_set_device(c->device);
+  if (rc) return rc;
+  sc_plan p;
+  plan(c, &p);
+  ga_buffer *tb = NULL;
+  if (p.cpl > 1 && (rc = ga_buffer_new(c->device, (size_t)(p.lines * p.cpl) * ACC_MAX, c->stream, &tb))) return rc;
+  const void *in = c->in;
+  void *out = c->out, *tot = tb ? tb->ptr : NULL;
+  long long n = c->n, inner = c->inner, chunk = p.chunk, cpl = p.cpl, lines = p.lines;
+  const size_t P = sizeof(void *), L = sizeof(long long);
+  if (p.style == STYLE_ROW) {
+    if (cpl > 1) {
+      long long nblk = lines * (cpl - 1);
+      void *a1[] = {&in, &n, &chunk, &cpl, &tot, &nblk};
+      size_t s1[] = {P, L, L, L, P, L};
+      if ((rc = launch(&p, 1, nblk, 2048 / BLOCK * 64, 6, a1, s1))) goto done;
+    }
+    long long nblk = lines * cpl;
+    if (cpl > 1) {
+      void *a2[] = {&tot, &lines, &cpl};
+      size_t s2[] = {P, L, L};
+      if ((rc = launch(&p, 2, lines, 64, 3, a2, s2))) goto done;
+    }
+    void *a3[] = {&in, &out, &n, &chunk, &cpl, &tot, &nblk};
+    size_t s3[] = {P, P, L, L, L, P, L};
+    rc = launch(&p, 3, nblk, 2048 / BLOCK * 64, 7, a3, s3);
+  } else {
+    if (cpl > 1) {
+      long long total = lines * (cpl - 1);
+      void *a1[] = {&in, &n, &inner, &chunk, &cpl, &tot, &total};
+      size_t s1[] = {P, L, L, L, L, P, L};
+      if ((rc = launch(&p, 1, (total + BLOCK - 1) / BLOCK, 32, 7, a1, s1))) goto done;
+      void *a2[] = {&tot, &lines, &cpl};
+      size_t s2[] = {P, L, L};
+      if ((rc = launch(&p, 2, lines, 64, 3, a2, s2))) goto done;
+    }
+    long long total = lines * cpl;
+    void *a3[] = {&in, &out, &n, &inner, &chunk, &cpl, &tot, &total};
+    size_t s3[] = {P, P, L, L, L, L, P, L};
+    rc = launch(&p, 3, (total + BLOCK - 1) / BLOCK, 32, 8, a3, s3);
+  }
+done:
+  /* the pool is stream-ordered: a later allocation on this stream runs after these kernels */
+  if (tb) ga_buffer_decref(tb);
+  return rc;
+}
+
+/* ---- nonzero ---- */
+
+static const char *NZ_COMMON =
+    "#define BLOCK 256\n#define NZ_TILE 4096\n"
+    "// this thread's 16 flags of tile t, as 0/1 bytes (0 past n)\n"
+    "__device__ __forceinline__ int ga_flags16(const unsigned char *f, long long n, long long base, unsigned char *fl) {\n"
+    "  int c = 0;\n"
+    "  if (base + 16 <= n && ((size_t)(f + base) & 15) == 0) {\n"
+    "    const ga_vec<unsigned, 4> v = *(const ga_vec<unsigned, 4> *)(f + base);\n"
+    "#pragma unroll\n"
+    "    for (int e = 0; e < 16; e++) { fl[e] = ((v.v[e >> 2] >> (8 * (e & 3))) & 0xffu) != 0; c += fl[e]; }\n"
+    "  } else {\n"
+    "#pragma unroll\n"
+    "    for (int e = 0; e < 16; e++) { fl[e] = base + e < n && f[base + e] != 0; c += fl[e]; }\n"
+    "  }\n"
+    "  return c;\n"
+    "}\n";
+
+static char *gen_nz(const void *ud) {
+  int pass = *(const int *)ud;
+  ga_strbuf b;
+  ga_sb_init(&b);
+  ga_sb_puts(&b, ga_kernel_ga_types);
+  ga_sb_printf(&b, "\n// nonzero, pass %d\n", pass);
+  ga_sb_puts(&b, NZ_COMMON);
+  if (pass == 1) {
+    ga_sb_puts(&b,
+      "extern \"C\" __global__ void __launch_bounds__(BLOCK) ga_nzc(const unsigned char *f, long long n, long long *cnt,\n"
+      "                                                        long long ntiles) {\n"
+      "  __shared__ int ws[BLOCK / 32];\n"
+      "  for (long long t = blockIdx.x; t < ntiles; t += gridDim.x) {\n"
+      "    unsigned char fl[16];\n"
+      "    int c = ga_flags16(f, n, t * NZ_TILE + threadIdx.x * 16, fl);\n"
+      "#pragma unroll\n"
+      "    for (int d = 16; d > 0; d >>= 1) c += __shfl_down_sync(0xffffffffu, c, d);\n"
+      "    if ((threadIdx.x & 31) == 0) ws[threadIdx.x >> 5] = c;\n"
+      "    __syncthreads();\n"
+      "    if (threadIdx.x == 0) {\n"
+      "      long long s = 0;\n"
+      "      for (int k = 0; k < BLOCK / 32; k++) s += ws[k];\n"
+      "      cnt[t] = s;\n"
+      "    }\n"
+      "    __syncthreads();\n"
+      "  }\n"
+      "}\n");
+  } else {
+    ga_sb_printf(&b, "struct ga_nzs { long long shape[%d]; };\n", GA_MAXDIM);
+    ga_sb_puts(&b,
+      "extern \"C\" __global__ void __launch_bounds__(BLOCK) ga_nzf(const unsigned char *f, long long n,\n"
+      "    const long long *incl, long long ntiles, char *out, long long s0, long long s1, int ndim, const ga_nzs sh) {\n"
+      "  __shared__ int ws[BLOCK / 32];\n"
+      "  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;\n"
+      "  for (long long t = blockIdx.x; t < ntiles; t += gridDim.x) {\n"
+      "    const long long base = t * NZ_TILE + threadIdx.x * 16;\n"
+      "    unsigned char fl[16];\n"
+      "    const int c = ga_flags16(f, n, base, fl);\n"
+      "    int inc = c;\n"
+      "#pragma unroll\n"
+      "    for (int d = 1; d < 32; d <<= 1) {\n"
+      "      const int y = __shfl_up_sync(0xffffffffu, inc, d);\n"
+      "      if (lane >= d) inc += y;\n"
+      "    }\n"
+      "    if (lane == 31) ws[warp] = inc;\n"
+      "    __syncthreads();\n"
+      "    long long j = (t > 0 ? incl[t - 1] : 0) + inc - c;\n"
+      "    for (int k = 0; k < warp; k++) j += ws[k];\n"
+      "    for (int e = 0; e < 16; e++) {\n"
+      "      if (!fl[e]) continue;\n"
+      "      long long fi = base + e;\n"
+      "      for (int k = ndim - 1; k > 0; k--) {\n"
+      "        const long long q = fi / sh.shape[k];\n"
+      "        *(long long *)(out + j * s0 + k * s1) = fi - q * sh.shape[k] + 1;\n"
+      "        fi = q;\n"
+      "      }\n"
+      "      *(long long *)(out + j * s0) = fi + 1;\n"
+      "      j++;\n"
+      "    }\n"
+      "    __syncthreads();   // ws is read before the next tile writes it\n"
+      "  }\n"
+      "}\n");
+  }
+  return ga_sb_take(&b);
+}
+
+char *ga_cuda_nonzero_source(int pass, const char **name) {
+  if (pass != 1 && pass != 2) return NULL;
+  if (name) *name = pass == 1 ? "ga_nzc" : "ga_nzf";
+  return gen_nz(&pass);
+}
+
+static int nz_kernel(int dev, int pass, void **kernel) {
+  ga_kkey key;
+  memset(&key, 0, sizeof key);
+  key.w[0] = 0x4E5A31ull << 41 | (uint64_t)pass;   /* "NZ1" */
+  return ga_cuda_kernel_get(dev, &key, pass == 1 ? "ga_nzc" : "ga_nzf", gen_nz, &pass, kernel);
+}
+
+int ga_cuda_nonzero_count(const ga_nz_call *c, int64_t *count, ga_buffer **scratch) {
+  int rc = ga_cuda_set_device(c->device);
+  if (rc) return rc;
+  long long n = c->n, ntiles = (c->n + NZ_TILE - 1) / NZ_TILE;
+  ga_buffer *tb;
+  if ((rc = ga_buffer_new(c->device, (size_t)ntiles * 8, c->stream, &tb))) return rc;
+  void *kernel;
+  if ((rc = nz_kernel(c->device, 1, &kernel))) goto fail;
+  {
+    const void *f = c->flags;
+    void *cnt = tb->ptr;
+    void *args[] = {&f, &n, &cnt, &ntiles};
+    size_t sizes[] = {sizeof(void *), 8, sizeof(void *), 8};
+    if ((rc = ga_cuda_enqueue(c->device, c->stream, kernel, grid_of(c->device, ntiles, 64), BLOCK, 0, 4, args, sizes)))
+      goto fail;
+  }
+  /* the tile counts' inclusive scan, in place */
+  ga_scan_call sc;
+  memset(&sc, 0, sizeof sc);
+  sc.op = &ga_red_ops[GA_RED_SUM];
+  sc.T = sc.acc = sc.out_dtype = GA_INT64;
+  sc.in = tb->ptr;
+  sc.out = tb->ptr;
+  sc.outer = sc.inner = 1;
+  sc.n = ntiles;
+  sc.device = c->device;
+  sc.stream = c->stream;
+  if ((rc = ga_cuda_scan(&sc))) goto fail;
+  /* the one synchronisation: the count decides the result's size */
+  long long total;
+  if ((rc = ga_cuda_memcpy(GA_CPU, &total, c->device, (char *)tb->ptr + (ntiles - 1) * 8, 8, c->stream, 1))) goto fail;
+  *count = total;
+  *scratch = tb;
+  return GA_OK;
+fail:
+  ga_buffer_decref(tb);
+  return rc;
+}
+
+int ga_cuda_nonzero_fill(const ga_nz_call *c, ga_buffer *scratch) {
+  int rc = ga_cuda_set_device(c->device);
+  void *kernel = NULL;
+  if (!rc) rc = nz_kernel(c->device, 2, &kernel);
+  if (!rc) {
+    long long n = c->n, ntiles = (c->n + NZ_TILE - 1) / NZ_TILE, s0 = c->s0, s1 = c->s1;
+    int ndim = c->ndim;
+    long long sh[GA_MAXDIM] = {0};
+    for (int k = 0; k < c->ndim; k++) sh[k] = c->shape[k];
+    const void *f = c->flags, *incl = scratch->ptr;
+    void *out = c->out;
+    void *args[] = {&f, &n, &incl, &ntiles, &out, &s0, &s1, &ndim, sh};
+    size_t sizes[] = {sizeof(void *), 8, sizeof(void *), 8, sizeof(void *), 8, 8, sizeof(int), sizeof sh};
+    rc = ga_cuda_enqueue(c->device, c->stream, kernel, grid_of(c->device, ntiles, 64), BLOCK, 0, 9, args, sizes);
+  }
+  ga_buffer_decref(scratch);
+  return rc;
+}

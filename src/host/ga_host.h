@@ -1,0 +1,34 @@
+/* The host backend: loops over ga_ew_call on the CPU (the reference every GPU
+ * result is checked against), casts, and matmul through OpenBLAS.  No Lua,
+ * no CUDA. */
+#ifndef GA_HOST_H
+#define GA_HOST_H
+#include "core/ga_elementwise.h"
+
+/* Cast n elements from dtype `from` at src (byte stride ss) to dtype `to` at
+ * dst (byte stride ds), with NumPy's casting results. */
+typedef void (*ga_cast_fn)(const char *src, int64_t ss, char *dst, int64_t ds, int64_t n);
+ga_cast_fn ga_host_cast_fn(int from, int to);
+
+/* Inner loop of an op row for loop dtype T: args[k] point at element 0 of
+ * arg k (ins then outs, already of the loop types), strides in bytes (0 for
+ * a broadcast/scalar arg), n elements, i0 = flat index of the first one. */
+typedef void (*ga_host_loop_fn)(char **args, const int64_t *strides, int64_t n, int64_t i0);
+ga_host_loop_fn ga_host_loop(const ga_op *op, int loop_dtype);
+/* A comparison's exact loop for (int64, uint64) (first = GA_INT64) or
+ * (uint64, int64) (first = GA_UINT64). */
+ga_host_loop_fn ga_host_loop_mixed(const ga_op *op, int first);
+
+/* out = a @ b for 2-D float16/32/64 host arrays; out is C-contiguous (m, n)
+ * of the same dtype; a, b may have any strides. */
+int ga_host_matmul(const ga_array *a, const ga_array *b, ga_array *out);
+
+/* Aligned host memory when no GPU is present (pinned memory comes from the
+ * CUDA backend otherwise). */
+int ga_host_raw_alloc(void *ctx, size_t nbytes, void **p);
+void ga_host_raw_free(void *ctx, void *p);
+
+/* The pool host arrays come from (pinned when a GPU is present). */
+struct ga_pool *ga_host_pool(void);
+
+#endif
