@@ -103,6 +103,7 @@ helper.each_device(function(M, d)
 
   describe("messages name the public function once (" .. dev .. ")", function()
     local x = M.array({ { 3, 1, 2 }, { 6, 5, 4 } }, "float64")
+    local function ss(sorter) return M.searchsorted(M.array({ 1, 2, 3 }), 2, { sorter = sorter }) end
     local rows = {
       { "median", function() return M.median(x, { out = {} }) end, "out must be an ndarray" },
       { "median", function() return M.median(x, 1, { out = M.zeros(2) }) end, "out has shape (2,)" },
@@ -144,23 +145,24 @@ helper.each_device(function(M, d)
       { "nanargmax", function() return M.nanargmax(M.array({ 0 / 0, 0 / 0 })) end, "All-NaN slice" },
       { "nanargmin", function() return M.nanargmin(M.array({ { 1, 0 / 0 }, { 0 / 0, 0 / 0 } }), 2) end,
         "All-NaN slice" },
-      -- searchsorted's sorter and side
-      { "searchsorted", function() return M.searchsorted(M.array({ 1, 2, 3 }), 2, { sorter = M.array({ 1, 2 }) }) end,
+      -- searchsorted's sorter and side (ss(sorter) searches 2 in {1, 2, 3})
+      { "searchsorted", function() return ss(M.array({ 1, 2 })) end,
         "sorter must be 1-D with a's length 3" },
-      { "searchsorted", function() return M.searchsorted(M.array({ 1, 2, 3 }), 2, { sorter = M.array({ 1, 2, 3.0 }) }) end,
+      { "searchsorted", function() return ss(M.array({ 1, 2, 3.0 })) end,
         "sorter must be an integer array" },
-      { "searchsorted", function() return M.searchsorted(M.array({ 1, 2, 3 }), 2, { sorter = M.array({ 1, 2, 4 }) }) end,
+      { "searchsorted", function() return ss(M.array({ 1, 2, 4 })) end,
         "sorter index out of range" },
-      { "searchsorted", function() return M.searchsorted(M.array({ 1, 2, 3 }), 2, { sorter = M.array({ 0, 1, 2 }) }) end,
+      { "searchsorted", function() return ss(M.array({ 0, 1, 2 })) end,
         "sorter index out of range" },
-      { "searchsorted", function() return M.searchsorted(M.array({ 1, 2, 3 }), 2, { sorter = M.array({ -1, 1, 2 }) }) end,
+      { "searchsorted", function() return ss(M.array({ -1, 1, 2 })) end,
         "sorter index out of range" },
-      { "searchsorted", function() return M.searchsorted(M.array({ 1, 2, 3 }), 2, { sorter = "x" }) end,
+      { "searchsorted", function() return ss("x") end,
         "sorter must be an integer array" },
-      { "searchsorted", function() return M.searchsorted(M.array({ 1, 2, 3 }), 2, { sorter = M.array({{ 1, 2, 3 }}) }) end,
+      { "searchsorted", function() return ss(M.array({{ 1, 2, 3 }})) end,
         "sorter must be 1-D" },
       { "searchsorted", function() return M.searchsorted(M.array({ 1, 2, 3 }), 2, 5) end, "side must be" },
-      { "searchsorted", function() return M.searchsorted(M.array({ 1, 2, 3 }), 2, { side = "up" }) end, "side must be" },
+      { "searchsorted", function() return M.searchsorted(M.array({ 1, 2, 3 }), 2, { side = "up" }) end,
+        "side must be" },
       { "searchsorted", function() return M.searchsorted(M.array({ 1, 2, 3 }), "v") end, "bad argument #2" },
       { "searchsorted", function() return M.searchsorted(x, 2) end, "a must be 1-D" },
       { "searchsorted", function() return M.searchsorted(M.array({ 1 }), 2, { bogus = 1 }) end, "unknown option" },
@@ -243,4 +245,25 @@ describe("pool:set_limit", function()
       assert.are.equal(before, pool:get_limit())
     end)
   end
+end)
+
+describe("checked counts", function()
+  local H = ga.host
+  it("var's n - ddof does not wrap for ddof = math.mininteger", function()
+    local v = H.var(H.array({ 1, 3 }), { ddof = math.mininteger }):item()
+    assert.is_true(v > 0 and v < 1e-15, tostring(v))
+  end)
+  it("sizes past the maximum are 'array is too big', named once", function()
+    local big = H.broadcast_to(H.zeros(1), { 2 ^ 62 })
+    for _, r in ipairs {
+      { "cumsum", function() return H.cumsum(big) end },
+      { "sort", function() return H.sort(big) end },
+      { "argsort", function() return H.argsort(big) end },
+    } do
+      assert_named(err(r[2]), r[1], "array is too big")
+    end
+    -- named once (the C search is called from sort.lua: its position stays)
+    local msg = err(H.searchsorted, H.array({ 1, 2 }), big)
+    assert.is_truthy(msg:find("searchsorted: array is too big", 1, true), msg)
+  end)
 end)

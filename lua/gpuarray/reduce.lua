@@ -269,7 +269,9 @@ local function build(R, asarray)
     local mean = R.mean(x, { axis = a.axis, keepdims = true, dtype = dtype })
     local n = reduced_count(x, a.axes)
     local sq = sqabs(U.subtract(x, mean))
-    local div = math.max(n - a.ddof, 0)
+    local div = n - a.ddof
+    if a.ddof < 0 and div < n then div = n - (a.ddof + 0.0) end   -- wrapped past int64: as NumPy's float
+    div = math.max(div, 0)
     if a.out then
       local s = R.sum(sq, { axis = a.axis, keepdims = a.keepdims, dtype = dtype, out = a.out })
       U.true_divide(s, div, { out = s, casting = "unsafe" })
