@@ -11,7 +11,8 @@
 -- last (`R + nanj`, then `nan + Rj`, then `nan + nanj`).  Positions are
 -- 1-based (`argsort`, `lexsort`, `searchsorted`, `unique`'s index and
 -- inverse); the results are int64 arrays.  Nothing here synchronises
--- except `unique`, whose result size depends on the data.
+-- except `unique`, whose result size depends on the data, and
+-- `searchsorted` with a `sorter` (its range is checked, as NumPy does).
 -- @module gpuarray.sort
 local core = require "gpuarray.core"
 local ufuncs = require "gpuarray.ufuncs"
