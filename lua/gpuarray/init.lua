@@ -610,12 +610,34 @@ function Pool:free_all_blocks() core.pool_free_all(self._id()) end
 -- @treturn int
 -- @usage print(ga.get_default_memory_pool():get_limit())   --> 0
 function Pool:get_limit() local _, _, _, l = core.pool_stats(self._id()); return l end
+-- A byte count for set_limit: a non-negative integer (an integral float
+-- too); one past int64 is clamped to math.maxinteger (no pool holds that
+-- much, so it is as good as no limit), inf and NaN are refused (CuPy cannot
+-- convert them either).
+local function limit_bytes(v, what)
+  if type(v) ~= "number" then
+    error(string.format("set_limit: %s must be a number of bytes, got %s", what, type(v)), 3)
+  end
+  if v ~= v or v == math.huge or v == -math.huge then
+    error(string.format("set_limit: %s must be a finite number of bytes, got %s (0 removes the limit)", what,
+      tostring(v)), 3)
+  end
+  if v < 0 then error(string.format("set_limit: memory limit size out of range: %s", tostring(v)), 3) end
+  if math.type(v) == "integer" then return v end
+  if v ~= math.floor(v) then
+    error(string.format("set_limit: %s must be an integer number of bytes, got %s", what, tostring(v)), 3)
+  end
+  return math.tointeger(v) or math.maxinteger
+end
+
 --- Set the limit: `pool:set_limit(2^30)`, `pool:set_limit{size=2^30}` or `{fraction=0.5}`.
 -- An allocation that would take the pool's total over the limit fails with
 -- `out of memory` (after the pool has freed its cached blocks and run a full
 -- garbage collection).
 -- @tparam int|table arg a size in bytes, `{size=bytes}`, or `{fraction=f}`
---   of the device's total memory (CUDA devices only); 0 removes the limit
+--   of the device's total memory (CUDA devices only, 0 <= f <= 1); 0 or nil
+--   removes the limit; sizes past int64 are clamped to `math.maxinteger`,
+--   `math.huge` and negative sizes are errors
 -- @usage
 -- local pool = ga.get_default_memory_pool()
 -- pool:set_limit{size = 1 << 30}      -- at most 1 GiB
@@ -625,20 +647,26 @@ function Pool:get_limit() local _, _, _, l = core.pool_stats(self._id()); return
 function Pool:set_limit(arg)
   local size
   if type(arg) == "table" then
-    if arg.fraction then
+    for k in pairs(arg) do
+      if k ~= "size" and k ~= "fraction" then error("set_limit: unknown option '" .. tostring(k) .. "'", 2) end
+    end
+    local f = arg.fraction
+    if f ~= nil and arg.size ~= nil then error("set_limit: size and fraction cannot be specified at one time", 2) end
+    if f ~= nil then
+      if type(f) ~= "number" or not (f >= 0 and f <= 1) then
+        error("set_limit: memory limit fraction out of range: " .. tostring(f), 2)
+      end
       local id = self._id()
       if id < 0 then error("set_limit: fraction needs a CUDA device", 2) end
       local _, total = core.mem_info(id)
-      size = math.floor(arg.fraction * total)
+      size = math.floor(f * total)
     else
-      size = arg.size or 0
+      size = arg.size == nil and 0 or limit_bytes(arg.size, "size")
     end
+  elseif arg == nil then
+    size = 0
   else
-    size = arg or 0
-  end
-  if math.type(size) ~= "integer" then
-    if type(size) == "number" and size == math.floor(size) then size = math.tointeger(size)
-    else error("set_limit: size must be an integer number of bytes", 2) end
+    size = limit_bytes(arg, "size")
   end
   core.pool_set_limit(self._id(), size)
 end

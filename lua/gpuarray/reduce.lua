@@ -47,25 +47,29 @@ local REAL = { complex64 = "float32", complex128 = "float64" }
 local function is_array(x) return getmetatable(x) == core.ndarray_mt end
 local function inexact(dt) local k = KIND[dt]; return k == "f" or k == "c" end
 
--- Run f(...) and re-raise its error as "<fname>: <problem>" at the caller
--- of the public function: the pieces it calls (sum, subtract ...) name
--- themselves, after the position of their caller in this file.
-local function named(fname, f)
-  return function(...)
-    local r = table.pack(pcall(f, ...))
-    if r[1] then return table.unpack(r, 2, r.n) end
-    local msg = tostring(r[2]):gsub("^[^%s:]+:%d+: ([%w_.]+: )", "%1", 1)
-    msg = msg:gsub("^[%w_.]+: ", fname .. ": ", 1)
-    error(msg, 2)
-  end
-end
+-- Checks of the caller's arguments (C), shared by the functions composed
+-- here and in gpuarray/sort.lua.  Each raises "<fname>: <problem>" once and
+-- without a position (the problem is the caller's input, wherever this
+-- file notices it).  A composed function runs them before it calls any
+-- piece (sum, subtract, take ...), so the pieces never see a bad input and
+-- never name themselves in place of the public function.
+local C = {}
 
-local function fail(fname, fmt, ...) error(fname .. ": " .. string.format(fmt, ...), 0) end
+function C.fail(fname, fmt, ...) error(fname .. ": " .. string.format(fmt, ...), 0) end
+local fail = C.fail
+C.is_array = is_array
+
+local function typename(v)
+  if is_array(v) then return "an ndarray" end
+  if math.type(v) == "float" then return "a float (" .. tostring(v) .. ")" end
+  return type(v)
+end
+C.typename = typename
 
 -- A table that is a non-empty list of integers is a list of axes (as the C
 -- binding decides); any other table is an options table.
 local function is_axis_list(t)
-  if type(t) ~= "table" then return false end
+  if type(t) ~= "table" or is_array(t) then return false end
   local n = #t
   if n == 0 then return false end
   for k, v in pairs(t) do
@@ -73,37 +77,53 @@ local function is_axis_list(t)
   end
   return true
 end
+C.is_axis_list = is_axis_list
 
--- (axis, opts) or (opts) -> axis, opts (a table); unknown options are errors
-local function parse(fname, allowed, axis, opts)
-  if opts == nil and type(axis) == "table" and not is_axis_list(axis) then axis, opts = nil, axis end
-  if opts == nil then return axis, {} end
-  if type(opts) ~= "table" then fail(fname, "options must be a table, got %s", type(opts)) end
+-- an options table's keys are all in `allowed`
+function C.options(fname, opts, allowed)
+  if type(opts) ~= "table" or is_array(opts) then
+    fail(fname, "options must be a table, got %s", typename(opts))
+  end
   for k in pairs(opts) do
     if type(k) ~= "string" or not allowed[k] then fail(fname, "unknown option '%s'", tostring(k)) end
   end
+  return opts
+end
+
+-- (axis, opts) or (opts) -> axis, opts (a table); unknown options are errors
+local function parse(fname, allowed, axis, opts)
+  if opts == nil and type(axis) == "table" and not is_array(axis) and not is_axis_list(axis) then
+    axis, opts = nil, axis
+  end
+  if opts == nil then return axis, {} end
+  C.options(fname, opts, allowed)
   if opts.axis ~= nil then
     if axis ~= nil then fail(fname, "axis given both as an argument and as an option") end
     axis = opts.axis
   end
   return axis, opts
 end
+C.parse = parse
 
-local function set(...)
+function C.set(...)
   local t = {}
   for _, k in ipairs { ... } do t[k] = true end
   return t
 end
+local set = C.set
 
 -- one 1-based axis of an array of nd dimensions, normalised (1..nd)
 local function norm_axis(fname, a, nd)
-  if math.type(a) ~= "integer" then fail(fname, "axis must be an integer or a table of integers") end
+  if math.type(a) ~= "integer" then
+    fail(fname, "axis must be an integer, a table of integers or nil, got %s", typename(a))
+  end
   local b = a < 0 and a + nd + 1 or a
   if b < 1 or b > nd then
     fail(fname, "axis %d is out of bounds for array of dimension %d (axes are 1-based)", a, nd)
   end
   return b
 end
+C.norm_axis = norm_axis
 
 -- axis (nil/false, integer or list) -> list of normalised axes, in the
 -- order given; nil/false -> every axis
@@ -113,7 +133,7 @@ local function axis_list(fname, axis, nd)
     for i = 1, nd do out[i] = i end
     return out
   end
-  if type(axis) ~= "table" then axis = { axis } end
+  if type(axis) ~= "table" or is_array(axis) then axis = { axis } end
   for i, a in ipairs(axis) do
     local b = norm_axis(fname, a, nd)
     if seen[b] then fail(fname, "repeated axis %d", a) end
@@ -122,15 +142,83 @@ local function axis_list(fname, axis, nd)
   end
   return out
 end
+C.axis_list = axis_list
+
+-- a flag option: nil (false) or a boolean
+function C.flag(fname, name, v)
+  if v == nil then return false end
+  if type(v) ~= "boolean" then fail(fname, "%s must be a boolean, got %s", name, typename(v)) end
+  return v
+end
+
+-- a dtype option: nil or a dtype name, canonical
+function C.dtype(fname, dt, name)
+  if dt == nil then return nil end
+  if type(dt) ~= "string" then fail(fname, "%s must be a dtype name such as \"float32\", got %s", name or "dtype",
+                                    typename(dt)) end
+  local ok, r = pcall(core.promote_types, dt, dt)
+  if not ok then fail(fname, "unknown dtype '%s'", dt) end
+  return r
+end
+
+function C.ddof(fname, d)
+  if d == nil then return 0 end
+  local i = math.type(d) == "integer" and d or (type(d) == "number" and math.tointeger(d))
+  if not i then fail(fname, "ddof must be an integer, got %s", typename(d)) end
+  return i
+end
+
+-- The shape of a reduction of x over `axes` (normalised) with keepdims.
+function C.result_shape(x, axes, keepdims)
+  local red, shape = {}, {}
+  for _, a in ipairs(axes) do red[a] = true end
+  for i, n in ipairs(x.shape) do
+    if not red[i] then shape[#shape + 1] = n elseif keepdims then shape[#shape + 1] = 1 end
+  end
+  return shape
+end
+
+local function shape_str(s)
+  if #s == 1 then return "(" .. s[1] .. ",)" end
+  return "(" .. table.concat(s, ",") .. ")"
+end
+C.shape_str = shape_str
+
+-- out= : an ndarray on x's device with the given shape (nil passes)
+function C.out(fname, out, x, shape)
+  if out == nil then return nil end
+  if not is_array(out) then fail(fname, "out must be an ndarray, got %s", typename(out)) end
+  if out.device ~= x.device then
+    fail(fname, "out is on %s but the input is on %s (move one with ga.asarray or x:get())", out.device, x.device)
+  end
+  local os = out.shape
+  local same = #os == #shape
+  for i = 1, #shape do same = same and os[i] == shape[i] end
+  if not same then fail(fname, "out has shape %s but the result has shape %s", shape_str(os), shape_str(shape)) end
+  return out
+end
+
+-- An empty reduced axis where the operation has none (NumPy's error, named
+-- after the NumPy reduction: "maximum")
+function C.nonempty(fname, x, axes, op)
+  for _, a in ipairs(axes) do
+    if x.shape[a] == 0 then fail(fname, "zero-size array to reduction operation %s which has no identity", op) end
+  end
+end
+
+-- x, or a Lua value made an array by `asarray` (argument i)
+function C.array(fname, x, asarray, i)
+  if is_array(x) then return x end
+  local t = type(x)
+  if t == "table" or t == "number" or t == "boolean" then return asarray(x) end
+  fail(fname, "bad argument #%d (an array expected, got %s)", i or 1, t)
+end
 
 -- the number of elements reduced into each result element: x's shape
 -- against the shape of a keepdims=true result
-local function reduced_count(x, r)
-  local xs, rs = x.shape, r.shape
+local function reduced_count(x, axes)
   local n = 1
-  for i = 1, #xs do
-    if rs[i] ~= xs[i] then n = n * xs[i] end
-  end
+  for _, a in ipairs(axes) do n = n * x.shape[a] end
   return n
 end
 
@@ -147,81 +235,50 @@ local function ax_(axis, o)
   return t
 end
 
-local function canon(fname, dt)
-  if dt == nil then return nil end
-  local ok, r = pcall(core.promote_types, dt, dt)
-  if not ok then fail(fname, "unknown dtype '%s'", tostring(dt)) end
-  return r
-end
-
-local function check_ddof(fname, d)
-  if d == nil then return 0 end
-  local i = math.type(d) == "integer" and d or (type(d) == "number" and math.tointeger(d))
-  if not i then fail(fname, "ddof must be an integer, got %s", tostring(d)) end
-  return i
-end
-
 -- Everything below is built twice: for ga (R = core._reduce, Lua values
 -- become arrays on the current device) and for ga.host.
 local function build(R, asarray)
   local F = {}
   for name, f in pairs(R) do F[name] = f end
-  F.amax, F.amin = R.max, R.min
 
-  local function arr(x) if is_array(x) then return x end return asarray(x) end
+  local function arr(fname, x) return C.array(fname, x, asarray) end
 
-  -- nanargmax / nanargmin: the rows give 0 for an all-NaN slice; turn it
-  -- into NumPy's error (reading the check back synchronises; integer and
-  -- bool inputs cannot hold NaN and are not checked)
-  for _, name in ipairs { "nanargmax", "nanargmin" } do
-    local row = R[name]
-    F[name] = function(x, ...)
-      x = arr(x)
-      local r = row(x, ...)
-      if inexact(x.dtype) and r.size > 0 and R.any(U.equal(r, 0)):item() then
-        error(name .. ": All-NaN slice encountered", 2)
-      end
-      return r
-    end
-  end
-
-  -- nanmean: NumPy refuses an exact dtype= for an inexact x
-  local nanmean = R.nanmean
-  F.nanmean = function(x, axis, opts)
-    local o = opts or axis
-    if type(o) == "table" and o.dtype ~= nil then
-      x = arr(x)
-      local ok, d = pcall(core.promote_types, o.dtype, o.dtype)
-      if ok and inexact(x.dtype) and not inexact(d) then
-        error("nanmean: If a is inexact, then dtype must be inexact", 2)
-      end
-    end
-    return nanmean(x, axis, opts)
+  -- The checked arguments of a reduction composed here: x an array, axis
+  -- (given or in opts) valid, keepdims a boolean, dtype a dtype, ddof an
+  -- integer, out an array of the result's shape on x's device.  Returns x
+  -- and {axis=, axes= (normalised), keepdims=, dtype=, ddof=, out=}.
+  local function args(fname, allowed, x, axis, opts)
+    axis, opts = parse(fname, allowed, axis, opts)
+    x = arr(fname, x)
+    local axes = axis_list(fname, axis, x.ndim)
+    local kd = C.flag(fname, "keepdims", opts.keepdims)
+    return x, { axis = axis, axes = axes, keepdims = kd, dtype = C.dtype(fname, opts.dtype),
+                ddof = C.ddof(fname, opts.ddof), out = C.out(fname, opts.out, x, C.result_shape(x, axes, kd)),
+                opts = opts }
   end
 
   local VAR_OPTS = set("axis", "keepdims", "dtype", "out", "ddof")
   -- var/std (two passes, as NumPy: mean with keepdims, x - mean, |.|^2,
   -- sum, divide by max(n - ddof, 0)); float16 works in float32
-  local function var(fname, sqrt, x, axis, opts)
-    axis, opts = parse(fname, VAR_OPTS, axis, opts)
-    x = arr(x)
-    local ddof = check_ddof(fname, opts.ddof)
-    local dtype = canon(fname, opts.dtype)
+  local function var(fname, sqrt, x, a)
+    local dtype, cast = a.dtype, nil
     local k = KIND[x.dtype]
-    local cast
+    if dtype == "bool" then fail(fname, "dtype bool is not supported (use a number dtype)") end
     if dtype == nil and (k == "b" or k == "i" or k == "u") then dtype = "float64" end
     if dtype == nil and x.dtype == "float16" then dtype, cast = "float32", "float16" end
-    local mean = R.mean(x, { axis = axis, keepdims = true, dtype = dtype })
-    local n = reduced_count(x, mean)
+    local mean = R.mean(x, { axis = a.axis, keepdims = true, dtype = dtype })
+    local n = reduced_count(x, a.axes)
     local sq = sqabs(U.subtract(x, mean))
-    local div = math.max(n - ddof, 0)
-    if opts.out then
-      local s = R.sum(sq, { axis = axis, keepdims = opts.keepdims, dtype = dtype, out = opts.out })
+    local div = n - a.ddof
+    if a.ddof < 0 and div < n then div = n - (a.ddof + 0.0) end   -- wrapped past int64: as NumPy's float
+    div = math.max(div, 0)
+    if a.out then
+      local s = R.sum(sq, { axis = a.axis, keepdims = a.keepdims, dtype = dtype, out = a.out })
       U.true_divide(s, div, { out = s, casting = "unsafe" })
       if sqrt then U.sqrt(s, { out = s, casting = "unsafe" }) end
       return s
     end
-    local s = R.sum(sq, { axis = axis, keepdims = opts.keepdims, dtype = dtype })
+    local s = R.sum(sq, { axis = a.axis, keepdims = a.keepdims, dtype = dtype })
     local target = cast or s.dtype
     local r = U.true_divide(s, div)
     if sqrt then
@@ -239,14 +296,11 @@ local function build(R, asarray)
 
   -- nanvar/nanstd (NumPy's _nanvar: NaNs replaced by 0 and not counted; a
   -- slice with n - ddof <= 0 gives NaN); integers and bool are var/std
-  local function nanvar(fname, sqrt, x, axis, opts)
-    local ax, o = parse(fname, VAR_OPTS, axis, opts)
-    x = arr(x)
-    if not inexact(x.dtype) then return var(fname, sqrt, x, axis, opts) end
-    local ddof = check_ddof(fname, o.ddof)
-    local dtype = canon(fname, o.dtype)
+  local function nanvar(fname, sqrt, x, a)
+    if not inexact(x.dtype) then return var(fname, sqrt, x, a) end
+    local dtype, ax = a.dtype, a.axis
     if dtype and not inexact(dtype) then fail(fname, "If a is inexact, then dtype must be inexact") end
-    if o.out and not inexact(o.out.dtype) then fail(fname, "If a is inexact, then out must be inexact") end
+    if a.out and not inexact(a.out.dtype) then fail(fname, "If a is inexact, then out must be inexact") end
     local cast
     if dtype == nil and x.dtype == "float16" then dtype, cast = "float32", "float16" end
     local mask = U.isnan(x)
@@ -257,45 +311,62 @@ local function build(R, asarray)
     local d = U.subtract(xz, avg)
     U.where(mask, 0, d, { out = d })
     local sq = sqabs(d)
-    local v = R.sum(sq, { axis = ax, keepdims = o.keepdims, dtype = dtype, out = o.out })
-    local dof = U.subtract(R.count_nonzero(valid, { axis = ax, keepdims = o.keepdims }), ddof)
+    local v = R.sum(sq, { axis = ax, keepdims = a.keepdims, dtype = dtype, out = a.out })
+    local dof = U.subtract(R.count_nonzero(valid, { axis = ax, keepdims = a.keepdims }), a.ddof)
     U.true_divide(v, dof, { out = v, casting = "unsafe" })
     U.where(U.less_equal(dof, 0), NAN, v, { out = v })
     if sqrt then U.sqrt(v, { out = v, casting = "unsafe" }) end
-    if cast and not o.out then v = v:astype(cast) end
+    if cast and not a.out then v = v:astype(cast) end
     return v
   end
 
-  F.var = named("var", function(x, axis, opts) return var("var", false, x, axis, opts) end)
-  F.std = named("std", function(x, axis, opts) return var("std", true, x, axis, opts) end)
-  F.nanvar = named("nanvar", function(x, axis, opts) return nanvar("nanvar", false, x, axis, opts) end)
-  F.nanstd = named("nanstd", function(x, axis, opts) return nanvar("nanstd", true, x, axis, opts) end)
+  for name, f in pairs { var = var, std = var, nanvar = nanvar, nanstd = nanvar } do
+    local sqrt = name == "std" or name == "nanstd"
+    F[name] = function(x, axis, opts)
+      local a
+      x, a = args(name, VAR_OPTS, x, axis, opts)
+      return f(name, sqrt, x, a)
+    end
+  end
 
   local PTP_OPTS = set("axis", "keepdims", "out")
-  F.ptp = named("ptp", function(x, axis, opts)
-    axis, opts = parse("ptp", PTP_OPTS, axis, opts)
-    x = arr(x)
-    local o = { keepdims = opts.keepdims }
-    return U.subtract(R.max(x, ax_(axis, o)), R.min(x, ax_(axis, o)), opts.out and { out = opts.out } or nil)
-  end)
+  F.ptp = function(x, axis, opts)
+    local fname = "ptp"
+    local a
+    x, a = args(fname, PTP_OPTS, x, axis, opts)
+    C.nonempty(fname, x, a.axes, "maximum")
+    if x.dtype == "bool" then
+      fail(fname, "the boolean subtract is not supported (as in NumPy); use the logical or bitwise functions instead")
+    end
+    if a.out and not core.can_cast(x.dtype, a.out.dtype, "same_kind") then
+      fail(fname, "Cannot cast ufunc 'subtract' output from dtype('%s') to dtype('%s') with casting rule "
+           .. "'same_kind'", x.dtype, a.out.dtype)
+    end
+    local o = { keepdims = a.keepdims }
+    return U.subtract(R.max(x, ax_(a.axis, o)), R.min(x, ax_(a.axis, o)), a.out and { out = a.out } or nil)
+  end
 
   local AVG_OPTS = set("axis", "weights", "returned", "keepdims")
-  F.average = named("average", function(x, axis, opts)
+  F.average = function(x, axis, opts)
     local fname = "average"
-    axis, opts = parse(fname, AVG_OPTS, axis, opts)
-    x = arr(x)
-    local kd = { keepdims = opts.keepdims }
+    local a
+    x, a = args(fname, AVG_OPTS, x, axis, opts)
+    axis = a.axis
+    local returned = C.flag(fname, "returned", a.opts.returned)
+    local kd = { keepdims = a.keepdims }
     local avg, scl
-    local w = opts.weights
+    local w = a.opts.weights
     if w == nil then
       avg = R.mean(x, ax_(axis, kd))
-      if opts.returned then
-        local n = reduced_count(x, R.mean(x, { axis = axis, keepdims = true }))
-        scl = core.full_like(avg, n)
-      end
+      if returned then scl = core.full_like(avg, reduced_count(x, a.axes)) end
     else
-      if not is_array(w) then
-        w = (x.device == "cpu" and core.host.asarray or core.asarray)(w)
+      local tw = type(w)
+      if not (is_array(w) or tw == "table" or tw == "number") then
+        fail(fname, "weights must be an array or a table of numbers, got %s", typename(w))
+      end
+      w = arr(fname, w)
+      if w.device ~= x.device then
+        fail(fname, "weights are on %s but a is on %s (move one with ga.asarray or x:get())", w.device, x.device)
       end
       local rt = core.result_type(x.dtype, w.dtype)
       if not inexact(x.dtype) then rt = core.result_type(rt, "float64") end
@@ -306,7 +377,7 @@ local function build(R, asarray)
         if axis == nil or axis == false then
           fail(fname, "Axis must be specified when shapes of a and weights differ.")
         end
-        local axes = axis_list(fname, axis, x.ndim)
+        local axes = a.axes
         local bad = #ws ~= #axes
         for i = 1, #axes do bad = bad or ws[i] ~= xs[axes[i]] end
         if bad then fail(fname, "Shape of weights must be consistent with shape of a along specified axis.") end
@@ -316,64 +387,66 @@ local function build(R, asarray)
         if #order > 1 then w = core.transpose(w, order) end
         local shape = {}
         for i = 1, #xs do shape[i] = 1 end
-        for _, a in ipairs(axes) do shape[a] = xs[a] end
+        for _, ai in ipairs(axes) do shape[ai] = xs[ai] end
         w = core.reshape(w, shape)
       end
-      scl = R.sum(w, { axis = axis, keepdims = opts.keepdims, dtype = rt })
-      if R.any(U.equal(scl, 0)):item() then
-        error("average: Weights sum to zero, can't be normalized", 0)
-      end
+      scl = R.sum(w, { axis = axis, keepdims = a.keepdims, dtype = rt })
+      if R.any(U.equal(scl, 0)):item() then fail(fname, "Weights sum to zero, can't be normalized") end
       avg = R.sum(U.multiply(x, w, { dtype = rt }), ax_(axis, kd))
       avg = U.true_divide(avg, scl, { out = avg, casting = "unsafe" })
-      if opts.returned then
+      if returned then
         local s = avg.shape
         local same_shape = #s == scl.ndim
         for i, v in ipairs(scl.shape) do same_shape = same_shape and s[i] == v end
         if not same_shape then scl = core.copy(core.broadcast_to(scl, s)) end
       end
     end
-    if opts.returned then return avg, scl end
+    if returned then return avg, scl end
     return avg
-  end)
+  end
 
   local TRACE_OPTS = set("offset", "axis1", "axis2", "dtype", "out")
-  F.trace = named("trace", function(x, offset, axis1, axis2, opts)
+  F.trace = function(x, offset, axis1, axis2, opts)
+    local fname = "trace"
     if type(offset) == "table" and opts == nil and axis1 == nil then offset, opts = nil, offset end
     if type(axis1) == "table" and opts == nil then axis1, opts = nil, axis1 end
     if type(axis2) == "table" and opts == nil then axis2, opts = nil, axis2 end
-    opts = opts or {}
-    if type(opts) ~= "table" then fail("trace", "options must be a table") end
-    for k in pairs(opts) do
-      if type(k) ~= "string" or not TRACE_OPTS[k] then fail("trace", "unknown option '%s'", tostring(k)) end
-    end
-    x = arr(x)
-    local d = M.diagonal(x, offset or opts.offset or 0, axis1 or opts.axis1 or 1, axis2 or opts.axis2 or 2)
-    return R.sum(d, { axis = -1, dtype = opts.dtype, out = opts.out })
-  end)
+    opts = C.options(fname, opts or {}, TRACE_OPTS)
+    x = arr(fname, x)
+    if x.ndim < 2 then fail(fname, "diag requires an array of at least two dimensions") end
+    offset = offset or opts.offset or 0
+    if math.type(offset) ~= "integer" then fail(fname, "offset must be an integer, got %s", typename(offset)) end
+    local a1 = norm_axis(fname, axis1 or opts.axis1 or 1, x.ndim)
+    local a2 = norm_axis(fname, axis2 or opts.axis2 or 2, x.ndim)
+    if a1 == a2 then fail(fname, "axis1 and axis2 cannot be the same") end
+    local dtype = C.dtype(fname, opts.dtype)
+    C.out(fname, opts.out, x, C.result_shape(x, { a1, a2 }, false))
+    local d = M.diagonal(x, offset, a1, a2)
+    return R.sum(d, { axis = -1, dtype = dtype, out = opts.out })
+  end
 
   local MED_OPTS = set("axis", "keepdims", "out")
-  F.median = named("median", function(x, axis, opts)
+  F.median = function(x, axis, opts)
     local fname = "median"
-    axis, opts = parse(fname, MED_OPTS, axis, opts)
-    x = arr(x)
+    local a
+    x, a = args(fname, MED_OPTS, x, axis, opts)
+    axis = a.axis
     local sort = core._sort and core._sort.sort
     if not sort then fail(fname, "needs ga.sort, which this build lacks") end
     local nd, xs = x.ndim, x.shape
     local y
-    local axes = axis_list(fname, axis, nd)
     if axis == nil or axis == false then
       y = core.reshape(x, { -1 })
     else   -- the reduced axes last, flattened into one
       local red, perm, shape = {}, {}, {}
-      for _, a in ipairs(axes) do red[a] = true end
-      local n = 1
+      for _, ai in ipairs(a.axes) do red[ai] = true end
       for i = 1, nd do
         if not red[i] then perm[#perm + 1] = i; shape[#shape + 1] = xs[i] end
       end
       for i = 1, nd do
-        if red[i] then perm[#perm + 1] = i; n = n * xs[i] end
+        if red[i] then perm[#perm + 1] = i end
       end
-      shape[#shape + 1] = n
+      shape[#shape + 1] = reduced_count(x, a.axes)
       y = core.reshape(core.transpose(x, perm), shape)
     end
     local n = y.shape[y.ndim]
@@ -388,26 +461,13 @@ local function build(R, asarray)
         m = U.where(U.isnan(last), last, m)
       end
     end
-    if opts.keepdims then
-      local shape = {}
-      for i = 1, nd do shape[i] = xs[i] end
-      for _, a in ipairs(axes) do shape[a] = 1 end
-      m = core.reshape(m, shape)
-    end
-    if opts.out then
-      local o = opts.out
-      local os, ms = o.shape, m.shape
-      local same = #os == #ms
-      for i = 1, #ms do same = same and os[i] == ms[i] end
-      if not same then
-        fail(fname, "out has %d dimensions and shape (%s) but the result has shape (%s)", #os,
-             table.concat(os, ","), table.concat(ms, ","))
-      end
-      U.where(true, m, o, { out = o, casting = "unsafe" })
-      return o
+    if a.keepdims then m = core.reshape(m, C.result_shape(x, a.axes, true)) end
+    if a.out then
+      U.where(true, m, a.out, { out = a.out, casting = "unsafe" })
+      return a.out
     end
     return m
-  end)
+  end
 
   -- linalg.norm --------------------------------------------------------------
   local NORM_OPTS = set("ord", "axis", "keepdims")
@@ -422,9 +482,7 @@ local function build(R, asarray)
     if type(last) == "table" and not is_axis_list(last) then   -- the options table
       local opts = last
       if last == keepdims then keepdims = nil elseif last == axis then axis = nil else ord = nil end
-      for k in pairs(opts) do
-        if type(k) ~= "string" or not NORM_OPTS[k] then fail(fname, "unknown option '%s'", tostring(k)) end
-      end
+      C.options(fname, opts, NORM_OPTS)
       if opts.ord ~= nil then ord = opts.ord end
       if opts.axis ~= nil then axis = opts.axis end
       if opts.keepdims ~= nil then keepdims = opts.keepdims end
@@ -432,10 +490,10 @@ local function build(R, asarray)
     if ord ~= nil and type(ord) ~= "number" and type(ord) ~= "string" then
       fail(fname, "ord must be a number or a string, got %s", type(ord))
     end
-    x = arr(x)
+    x = arr(fname, x)
     if not inexact(x.dtype) then x = x:astype("float64") end
     local nd = x.ndim
-    local kd = keepdims and true or false
+    local kd = C.flag(fname, "keepdims", keepdims)
     if axis == nil or axis == false then
       if ord == nil or ((ord == "fro" or ord == "f") and nd == 2) or (ord == 2 and nd == 1) then
         local r = U.sqrt(R.sum(sqabs(x)))
@@ -482,7 +540,7 @@ local function build(R, asarray)
     end
     fail(fname, "Improper number of dimensions to norm.")
   end
-  F.linalg = { norm = named("norm", norm) }
+  F.linalg = { norm = norm }
   return F
 end
 
@@ -914,4 +972,5 @@ M.ptp = G.ptp
 -- @usage print(ga.array({{1, 2}, {3, 4}}):trace())   --> array(5)
 M.trace = G.trace
 
-return { ga = G, host = H }
+-- C: the argument checks, for gpuarray/sort.lua
+return { ga = G, host = H, check = C }

@@ -11,25 +11,19 @@
 -- last (`R + nanj`, then `nan + Rj`, then `nan + nanj`).  Positions are
 -- 1-based (`argsort`, `lexsort`, `searchsorted`, `unique`'s index and
 -- inverse); the results are int64 arrays.  Nothing here synchronises
--- except `unique`, whose result size depends on the data.
+-- except `unique`, whose result size depends on the data, and
+-- `searchsorted` with a `sorter` (its range is checked, as NumPy does).
 -- @module gpuarray.sort
 local core = require "gpuarray.core"
 local ufuncs = require "gpuarray.ufuncs"
 
 local M = {}
 
-local function is_array(x) return getmetatable(x) == core.ndarray_mt end
-
-local function fail(fname, fmt, ...) error(fname .. ": " .. string.format(fmt, ...), 3) end
+local C = require("gpuarray.reduce").check   -- the shared argument checks
+local is_array, fail, typename = C.is_array, C.fail, C.typename
 
 -- creation functions of x's backend
 local function mod_of(x) return x.device == "cpu" and core.host or core end
-
-local function check_opts(fname, opts, allowed)
-  for k in pairs(opts) do
-    if not allowed[k] then fail(fname, "unknown option '%s'", tostring(k)) end
-  end
-end
 
 --- Sorting.
 -- `axis` is 1-based (negative counts from the end, default -1, the last);
@@ -123,8 +117,10 @@ end
 
 --- Where values would be inserted into a sorted 1-D array to keep it
 -- sorted: 1-based positions in `[1, n + 1]` (NumPy's `i` is `i + 1`).
--- The values and `a` are compared in their common dtype (a Lua number
--- takes a's dtype when it fits, as NumPy's weak scalars).
+-- The values and `a` are compared in their common dtype, a Lua number or
+-- table counting as the array `ga.array` makes of it (as NumPy's
+-- searchsorted: a float is float64, so 0.1 against a float32 array
+-- compares in float64).
 -- @function ga.searchsorted
 -- @tparam ndarray a a sorted 1-D array (ascending, NaNs last as `ga.sort`
 --   leaves them), or unsorted with `sorter`
@@ -166,22 +162,24 @@ end
 -- print(u, idx)                  --> array([1, 2, 3])  array([2, 4, 1])
 -- print(inv, cnt)                --> array([3, 1, 3, 2])  array([1, 1, 2])
 
+-- partition's axis and kth, checked here so that the sort it runs never
+-- names itself
 local function kth_check(fname, x, kth, axis)
   local n
   if axis == false then
     n = x.size
   else
     local a = axis == nil and -1 or axis
-    if math.type(a) ~= "integer" then return end   -- the sort reports it
-    if a < 0 then a = x.ndim + 1 + a end
-    if a < 1 or a > x.ndim then return end
-    n = x.shape[a]
+    if math.type(a) ~= "integer" then
+      fail(fname, "axis must be an integer or false (flatten), got %s", typename(a))
+    end
+    n = x.shape[C.norm_axis(fname, a, x.ndim)]
   end
   local list = type(kth) == "table" and not is_array(kth) and kth or { kth }
   if #list == 0 and type(kth) == "table" then fail(fname, "kth must not be empty") end
   for _, k in ipairs(list) do
     if math.type(k) ~= "integer" then
-      fail(fname, "kth must be an integer or a table of integers, got %s", type(k) == "number" and "a float" or type(k))
+      fail(fname, "kth must be an integer or a table of integers, got %s", typename(k))
     end
     if k == 0 or k > n or k < -n then
       fail(fname, "kth %d is out of range for an axis of length %d (kth is 1-based; negative counts from the end)",
@@ -192,31 +190,57 @@ end
 
 local function build(S, create)
   local F = {}
-  local function arr(fname, x, i)
-    if is_array(x) then return x end
-    local t = type(x)
-    if t == "table" or t == "number" or t == "boolean" then return create.asarray(x) end
-    fail(fname, "bad argument #%d (an array expected, got %s)", i or 1, t)
-  end
+  local function arr(fname, x, i) return C.array(fname, x, create.asarray, i) end
 
   F.sort, F.argsort = S.sort, S.argsort
 
+  -- searchsorted's arguments are all checked here (the sorter's values
+  -- too, which reads two numbers back), so neither take nor the C search
+  -- sees a bad one
+  local SS_OPTS = C.set("side", "sorter")
   function F.searchsorted(a, v, opts)
+    local fname = "searchsorted"
     local side, sorter = opts, nil
     if type(opts) == "table" and not is_array(opts) then
-      check_opts("searchsorted", opts, { side = true, sorter = true })
+      C.options(fname, opts, SS_OPTS)
       side, sorter = opts.side, opts.sorter
     end
+    if side ~= nil and side ~= "left" and side ~= "right" then
+      fail(fname, "side must be 'left' or 'right', got %s", type(side) == "string" and "'" .. side .. "'"
+           or typename(side))
+    end
+    a = arr(fname, a)
+    if a.ndim ~= 1 then fail(fname, "a must be 1-D, got an array of %d dimensions", a.ndim) end
+    local tv = type(v)
+    if not (is_array(v) or tv == "number" or tv == "boolean" or tv == "table") then
+      fail(fname, "bad argument #2 (an array, a number or a table expected, got %s)", tv)
+    end
+    if is_array(v) and v.device ~= a.device then
+      fail(fname, "a and v are on different devices (%s and %s); move one with ga.asarray(x) or x:get()",
+           a.device, v.device)
+    end
     if sorter ~= nil then
-      a = arr("searchsorted", a)
-      if a.ndim ~= 1 then fail("searchsorted", "a must be 1-D, got an array of %d dimensions", a.ndim) end
-      sorter = arr("searchsorted", sorter, 3)
-      local k = sorter.dtype
-      if not (k:match("^int") or k:match("^uint")) then
-        fail("searchsorted", "sorter must be an integer array, got %s", k)
+      local ts = type(sorter)
+      if not (is_array(sorter) or ts == "table") then
+        fail(fname, "sorter must be an integer array, got %s", typename(sorter))
       end
+      sorter = arr(fname, sorter, 3)
+      local k = sorter.dtype
+      if not (k:match("^int") or k:match("^uint")) then fail(fname, "sorter must be an integer array, got %s", k) end
       if sorter.ndim ~= 1 or sorter.size ~= a.size then
-        fail("searchsorted", "sorter must be 1-D with a's length %d", a.size)
+        fail(fname, "sorter must be 1-D with a's length %d, got shape %s", a.size, C.shape_str(sorter.shape))
+      end
+      if sorter.device ~= a.device then
+        fail(fname, "a and sorter are on different devices (%s and %s)", a.device, sorter.device)
+      end
+      local n = a.size
+      if n > 0 then
+        local R = core._reduce
+        local lo, hi = R.min(sorter):item(), R.max(sorter):item()
+        if lo < 1 or hi > n then
+          fail(fname, "sorter index out of range: its values must be 1-based positions in [1, %d], got %s", n,
+               tostring(lo < 1 and lo or hi))
+        end
       end
       a = core.take(a, sorter)
     end
@@ -270,12 +294,10 @@ local function build(S, create)
 
   function F.unique(x, opts)
     x = arr("unique", x)
-    if opts ~= nil and (type(opts) ~= "table" or is_array(opts)) then
-      fail("unique", "options must be a table {return_index=, return_inverse=, return_counts=}, got %s", type(opts))
-    end
-    opts = opts or {}
-    check_opts("unique", opts, { return_index = true, return_inverse = true, return_counts = true })
-    local ri, rv, rc = opts.return_index, opts.return_inverse, opts.return_counts
+    opts = C.options("unique", opts or {}, C.set("return_index", "return_inverse", "return_counts"))
+    local ri = C.flag("unique", "return_index", opts.return_index)
+    local rv = C.flag("unique", "return_inverse", opts.return_inverse)
+    local rc = C.flag("unique", "return_counts", opts.return_counts)
     local m = mod_of(x)
     local n = x.size
     local perm, s

@@ -35,10 +35,30 @@ static int get_axes(lua_State *L, int idx, const char *fname, int ndim, int *axe
 
 static const char *const red_opts[] = {"axis", "keepdims", "dtype", "out", NULL};
 
+static bool inexact(int dt) { return GA_IS_FLOAT(dt) || GA_IS_COMPLEX(dt); }
+
+/* nanargmax/nanargmin give 0 for a slice of NaNs only: NumPy's error.  The
+ * smallest position is read back (this synchronises); integer and bool
+ * inputs hold no NaN and are not checked. */
+static void check_all_nan(lua_State *L, lga_state *S, const char *fname, ga_array *res, void *stream) {
+  ga_red_plan q;
+  if (ga_red_prepare(&ga_red_ops[GA_RED_MIN], res, -1, NULL, false, -1, &q)) lga_fail(L, fname);
+  int dev = GA_DEVICE(res);
+  int64_t none[1] = {0};   /* a 0-d result: no dims */
+  ga_array *m = lga_new_array(L, S, fname, dev, GA_INT64, 0, none);
+  int64_t lo = 1;
+  if (ga_red_run(&q, res, m, stream)) lga_fail(L, fname);
+  if (dev == GA_CPU) memcpy(&lo, GA_DATA(m), sizeof lo);
+  else if (ga_cuda_memcpy(GA_CPU, &lo, dev, GA_DATA(m), sizeof lo, stream, 1)) lga_fail(L, fname);
+  lua_pop(L, 1);
+  if (lo == 0) lga_errorf(L, fname, "All-NaN slice encountered");
+}
+
 static int l_reduce(lua_State *L) {
   lga_state *S = LGA_STATE(L);
   const ga_red_op *op = &ga_red_ops[lua_tointeger(L, lua_upvalueindex(3))];
-  const char *fname = op->name;
+  /* an alias (amax) names itself: its name is the 4th upvalue */
+  const char *fname = lua_type(L, lua_upvalueindex(4)) == LUA_TSTRING ? lua_tostring(L, lua_upvalueindex(4)) : op->name;
   int top = lua_gettop(L);
   if (top < 1) lga_errorf(L, fname, "expected an array");
   if (!lga_toarray(L, 1)) {   /* a Lua value: an array on the current device (or the host) */
@@ -63,12 +83,16 @@ static int l_reduce(lua_State *L) {
     if (opts == 2 || lua_isnil(L, 2)) axis_idx = lua_gettop(L);   /* else f(x, axis, opts) */
     else if (!lua_isnil(L, -1)) lga_errorf(L, fname, "axis given twice (argument 2 and axis=)");
     lua_getfield(L, opts, "keepdims");
+    if (!lua_isnil(L, -1) && !lua_isboolean(L, -1))
+      lga_errorf(L, fname, "keepdims must be a boolean, got %s", luaL_typename(L, -1));
     keepdims = lua_toboolean(L, -1);
     lua_getfield(L, opts, "dtype");
     if (!lua_isnil(L, -1)) {
       if (op->rule != GA_RULE_SUM && op->rule != GA_RULE_MEAN)
         lga_errorf(L, fname, "takes no dtype= option");
       dtype_req = lga_opt_dtype(L, -1, fname, -1);
+      if (op->id == GA_RED_NANMEAN && inexact(x->dtype) && !inexact(dtype_req))
+        lga_errorf(L, fname, "If a is inexact, then dtype must be inexact");
     }
     lua_getfield(L, opts, "out");
     if (!lua_isnil(L, -1)) {
@@ -106,6 +130,8 @@ static int l_reduce(lua_State *L) {
     res = lga_new_array(L, S, fname, device, p.out_dtype, p.out_ndim, p.out_shape);
   }
   if (ga_red_run(&p, x, res, stream)) lga_fail(L, fname);
+  if ((op->id == GA_RED_NANARGMAX || op->id == GA_RED_NANARGMIN) && inexact(x->dtype) && res->size > 0)
+    check_all_nan(L, S, fname, res, stream);
   if (out) {
     if (res != out) lga_run_copy(L, S, out, res, fname);   /* out= casts (NumPy: unsafe) */
     lua_pushvalue(L, out_idx);
@@ -128,6 +154,15 @@ void lga_open_reduce(lua_State *L) {
       lua_pushinteger(L, r);
       lua_pushcclosure(L, l_reduce, 3);
       lua_setfield(L, -2, ga_red_ops[r].name);
+    }
+    static const char *const alias[][2] = {{"amax", "max"}, {"amin", "min"}};
+    for (int i = 0; i < 2; i++) {
+      lua_getfield(L, mod, "_state");
+      lua_pushboolean(L, host);
+      lua_pushinteger(L, ga_red_find(alias[i][1])->id);
+      lua_pushstring(L, alias[i][0]);
+      lua_pushcclosure(L, l_reduce, 4);
+      lua_setfield(L, -2, alias[i][0]);
     }
     lua_setfield(L, mod, host ? "_reduce_host" : "_reduce");
   }

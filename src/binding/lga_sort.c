@@ -163,16 +163,19 @@ static int l_sort(lua_State *L) { return do_sort(L, "sort", M_SORT); }
 static int l_argsort(lua_State *L) { return do_sort(L, "argsort", M_ARGSORT); }
 static int m_sort(lua_State *L) { return do_sort(L, "sort", M_INPLACE); }
 
-/* The dtype both a and a Lua number v are compared in: NumPy 2's weak
- * scalar rule (a's dtype when the number's kind fits it). */
-static int weak_dtype(lua_State *L, int idx, int adt) {
-  if (lua_type(L, idx) == LUA_TBOOLEAN) return adt;
+/* The dtype a and a Lua number or boolean v are compared in.  NumPy's
+ * searchsorted converts v as np.asarray would (not as a weak scalar), then
+ * promotes it with a's dtype: a Lua float is float64 (0.1 against a
+ * float32 array compares in float64), an integer int64, a boolean bool.
+ * An integer that fits an integer a keeps a's dtype: the same answer
+ * without casting a. */
+static int value_dtype(lua_State *L, int idx, int adt) {
+  if (lua_type(L, idx) == LUA_TBOOLEAN) return ga_promote(adt, GA_BOOL);
   if (lua_isinteger(L, idx)) {
-    if (GA_KIND(adt) == 'b') return GA_INT64;
-    if (GA_IS_INT(adt) && !ga_int_fits(adt, lua_tointeger(L, idx))) return ga_promote(adt, GA_INT64);
-    return adt;
+    if (GA_IS_INT(adt) && ga_int_fits(adt, lua_tointeger(L, idx))) return adt;
+    return ga_promote(adt, GA_INT64);
   }
-  return GA_IS_FLOAT(adt) || GA_IS_COMPLEX(adt) ? adt : GA_FLOAT64;
+  return ga_promote(adt, GA_FLOAT64);
 }
 
 /* searchsorted(a, v, side): a 1-D and sorted; v an array, a number, a
@@ -205,7 +208,7 @@ static int l_searchsorted(lua_State *L) {
     if (t != LUA_TNUMBER && t != LUA_TBOOLEAN && t != LUA_TTABLE)
       return lga_errorf(L, fname, "bad argument #2 (an array, a number or a table expected, got %s)",
                         luaL_typename(L, 2));
-    dt = t == LUA_TTABLE ? -1 : weak_dtype(L, 2, a->dtype);
+    dt = t == LUA_TTABLE ? -1 : value_dtype(L, 2, a->dtype);
     v = lga_from_value(L, S, 2, dev, dt, 0, fname);
     lua_replace(L, 2);
     if (dt < 0) dt = ga_promote(a->dtype, v->dtype);

@@ -139,7 +139,7 @@ int ga_redk_prepare(const ga_redk *k, const ga_ewk_operand *ops, int nargs, int 
                     k->e.p[a].name, ga_shape_str(o->ndim, o->shape, s1, sizeof s1),
                     ga_shape_str(plan->out_ndim, plan->out_shape, s2, sizeof s2));
   }
-  if (plan->nred == 0 && plan->nout > 0 && !k->identity)
+  if (plan->nred == 0 && !k->identity)   /* even for an empty result, as NumPy */
     return ga_err(GA_EINVAL, "zero-size array to reduction operation %s which has no identity", k->e.name);
   return GA_OK;
 }

@@ -64,7 +64,9 @@ static int empty_error(const ga_red_op *op) {
   const char *np = op->id == GA_RED_MAX ? "maximum" : op->id == GA_RED_MIN ? "minimum"
                  : op->id == GA_RED_NANMAX ? "fmax" : op->id == GA_RED_NANMIN ? "fmin" : NULL;
   if (np) return ga_err(GA_EINVAL, "zero-size array to reduction operation %s which has no identity", np);
-  return ga_err(GA_EINVAL, "attempt to get %s of an empty sequence", op->name);
+  /* nanargmax is NumPy's argmax after replacing the NaNs */
+  const char *arg = op->id == GA_RED_NANARGMAX ? "argmax" : op->id == GA_RED_NANARGMIN ? "argmin" : op->name;
+  return ga_err(GA_EINVAL, "attempt to get %s of an empty sequence", arg);
 }
 
 int ga_red_prepare(const ga_red_op *op, const ga_array *x, int naxes, const int *axes, bool keepdims,
@@ -83,18 +85,19 @@ int ga_red_prepare(const ga_red_op *op, const ga_array *x, int naxes, const int 
     for (int d = 0; d < x->ndim; d++) p->reduced[d] = true;
   else
     for (int k = 0; k < naxes; k++) p->reduced[axes[k]] = true;
-  int64_t nred = 1, nout = 1;
+  int64_t nred = 1;   /* a factor of x's size: no overflow */
   for (int d = 0; d < x->ndim; d++) {
     if (p->reduced[d]) {
       nred *= x->shape[d];
       if (keepdims) p->out_shape[p->out_ndim++] = 1;
     } else {
-      nout *= x->shape[d];
       p->out_shape[p->out_ndim++] = x->shape[d];
     }
   }
   p->nred = nred;
-  if (nred == 0 && nout > 0 && (op->flags & GA_REDF_NOIDENT)) return empty_error(op);
+  /* NumPy raises even when the result is empty too (max of a (0, 0) array
+   * over either axis): an empty reduced axis is the error */
+  if (nred == 0 && (op->flags & GA_REDF_NOIDENT)) return empty_error(op);
   return GA_OK;
 }
 
