@@ -12,11 +12,19 @@
 --   axes as the other items leave);
 -- * an index array or a boolean mask (advanced indexing, a copy).
 --
+-- Integers here are Lua numbers with an integral value; a string is never
+-- an index, not even `"2"` (NumPy's rule).  Bounds and steps may be any
+-- int64, `math.mininteger` and `math.maxinteger` included: a range gives
+-- Python's slice of the same bounds.
+--
 -- Basic indexing gives a **view** sharing `x`'s memory (a full index gives a
 -- 0-d view, never a copy and never a synchronisation).  Assignment casts the
 -- value (a Lua number or boolean, a nested table, or an array on any device)
 -- to `x`'s dtype and broadcasts it to the selection; overlapping
--- self-assignment gives NumPy's result.
+-- self-assignment gives NumPy's result.  A Lua number that does not fit an
+-- integer dtype is an error, as NumPy's OverflowError ("Lua number 1e+300
+-- out of bounds for int32"; NaN and infinities cannot be converted); a float
+-- in range is truncated toward zero (`x[1] = -1.5` stores -1).
 -- @module gpuarray.index
 
 local core = require "gpuarray.core"

@@ -21,8 +21,10 @@
 --
 -- **Assignment** `x[idx] = v`: `v` (a Lua number or boolean, a nested table
 -- or an array on any device) is cast to `x`'s dtype and broadcast to the
--- selection's shape.  With repeated positions the last write wins on the
--- host (NumPy's order); on a GPU which write wins is unspecified (as CuPy).
+-- selection's shape (a Lua number out of an integer dtype's range is an
+-- error, as for basic indexing).  With repeated positions the last write
+-- wins on the host (NumPy's order); on a GPU which write wins is
+-- unspecified (as CuPy).
 -- Use `ga.add_at` to accumulate.
 --
 -- **Bounds on the GPU.**  Index arrays stay on the device: the kernel never

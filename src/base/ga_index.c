@@ -1,5 +1,6 @@
 /* Basic indexing as view geometry (ga_index.h). */
-#include "base/ga_index.h"
+#include "k/main/src/base/ga_index.h"
+#include "k/main/src/base/ga_checked.h"
 
 void ga_index_range(int64_t n, const ga_index_item *r, int64_t *first, int64_t *count) {
   int64_t step = r->step;
@@ -14,7 +15,8 @@ void ga_index_range(int64_t n, const ga_index_item *r, int64_t *first, int64_t *
   } else {
     if (s > n - 1) s = n - 1;
     if (e < 0) e = 0;
-    c = (s < 0 || e > s) ? 0 : (s - e) / (-step) + 1;
+    /* (s - e) / step, not / -step: -INT64_MIN overflows */
+    c = (s < 0 || e > s) ? 0 : -((s - e) / step) + 1;
   }
   *first = c > 0 ? s : 0;
   *count = c;
@@ -72,7 +74,14 @@ int ga_index_basic(const ga_array *a, const ga_index_item *items, int n, ga_arra
       ga_index_range(a->shape[ax], it, &first, &count);
       if (nd >= GA_MAXDIM) goto toomany;
       offset += first * a->strides[ax];
-      shape[nd] = count, strides[nd++] = a->strides[ax] * it->step;
+      /* NumPy's stride * step; it can only overflow for a huge step, which
+       * leaves one element or none (any stride will do: keep the axis's) */
+      int64_t st;
+      if (!ga_mul_i64(a->strides[ax], it->step, &st)) {
+        if (count > 1) return ga_err(GA_EINVAL, GA_TOO_BIG);
+        st = a->strides[ax];
+      }
+      shape[nd] = count, strides[nd++] = st;
       ax++;
     }
   }

@@ -11,12 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Push array item k of the key at `key` (the key itself when it is one). */
-static void push_key_item(lua_State *L, int key, int k) {
-  if (lua_type(L, key) == LUA_TTABLE) lua_rawgeti(L, key, k + 1);
-  else lua_pushvalue(L, key);
-}
-
 /* A (k, nnz) int64 array of the mask's 1-based coordinates on `device`
  * (pushed).  The mask at stack index mi. */
 static ga_array *push_coords(lua_State *L, lga_state *S, int mi, int device, const char *fname) {
@@ -42,21 +36,20 @@ static ga_adv *prepare(lua_State *L, lga_state *S, int xi, int key, int copy_idx
   ga_adv *adv = lua_newuserdatauv(L, sizeof *adv, 0);
   ga_index_item items[2 * GA_MAXDIM];
   const ga_array *coords[2 * GA_MAXDIM] = {NULL};
+  int anchor = lua_gettop(L) + 1;   /* the key's index arrays, pushed in order */
   int n = lga_parse_key(L, key, items, 2 * GA_MAXDIM, fname);
   luaL_checkstack(L, n + 8, fname);
   int dev = GA_DEVICE(x);
+  /* the converted copies are pushed above the anchors: every array that an
+   * item points to stays on the stack until the caller returns */
   for (int k = 0; k < n; k++) {
     if (items[k].kind != GA_IDX_ARRAY) continue;
+    int at = anchor++;
     const ga_array *a = items[k].arr;
-    if (a->dtype == GA_BOOL) {
-      push_key_item(L, key, k);
-      coords[k] = push_coords(L, S, lua_gettop(L), dev, fname);
-      lua_remove(L, -2);
-    } else if (GA_IS_INT(a->dtype) && (GA_DEVICE(a) != dev || (copy_idx && a->buf == x->buf))) {
-      push_key_item(L, key, k);
-      items[k].arr = lga_to_device(L, S, -1, dev, -1, GA_DEVICE(a) == dev, fname);
-      lua_remove(L, -2);
-    }
+    if (a->dtype == GA_BOOL)
+      coords[k] = push_coords(L, S, at, dev, fname);
+    else if (GA_IS_INT(a->dtype) && (GA_DEVICE(a) != dev || (copy_idx && a->buf == x->buf)))
+      items[k].arr = lga_to_device(L, S, at, dev, -1, GA_DEVICE(a) == dev, fname);
   }
   if (ga_adv_prepare(x, items, n, coords, adv)) lga_fail(L, fname);
   return adv;
@@ -66,9 +59,7 @@ static ga_adv *prepare(lua_State *L, lga_state *S, int xi, int key, int copy_idx
  * does not share x's memory (pushed). */
 static ga_array *value_arg(lua_State *L, lga_state *S, const ga_array *x, int vi, const char *fname) {
   vi = lua_absindex(L, vi);
-  int t = lua_type(L, vi);
-  if (t == LUA_TNUMBER && lua_isinteger(L, vi) && GA_IS_INT(x->dtype) && !ga_int_fits(x->dtype, lua_tointeger(L, vi)))
-    lga_errorf(L, fname, "Lua integer %lld out of bounds for %s", (long long)lua_tointeger(L, vi), ga_dtypes[x->dtype].name);
+  lga_check_number(L, vi, x->dtype, fname);
   ga_array *v = lga_toarray(L, vi);
   if (v && !v->buf) lga_errorf(L, fname, "value array has been freed");
   if (v && GA_DEVICE(v) == GA_DEVICE(x) && v->dtype == x->dtype)
@@ -220,7 +211,7 @@ static int l_put(lua_State *L) {
   if (ni == 0 || nv == 0) return 0;             /* NumPy: nothing to put */
   if (nv != ni && nv != 1) {
     /* values repeat cyclically: tile them (q, nv) and read the first ni */
-    int64_t q = (ni + nv - 1) / nv, shape[2] = {q, nv};
+    int64_t q = ni / nv + (ni % nv != 0), shape[2] = {q, nv};   /* ceil, no overflow */
     ga_array *t = lga_new_array(L, S, fn, GA_DEVICE(x), x->dtype, 2, shape);
     if (ga_copy(t, vflat, stream)) return lga_fail(L, fn);
     t->ndim = 1;

@@ -88,13 +88,17 @@ void lga_open_scan(lua_State *L);       /* cumsum ... nonzero argwhere flatnonze
 void lga_open_sort(lua_State *L);       /* core._sort, _sort_host, _sort_methods (lga_sort.c) */
 void lga_open_reduce(lua_State *L);      /* core._reduce, _reduce_host: the reduction rows (lga_reduce.c) */
 /* Indexing (lga_index.c): x[key] with (x, key) on the stack, x[key] = v with
- * (x, key, v); a key's items (returns their count; errors name fname), and
- * dst = a Lua number, boolean, table or array (broadcast, cast to dst). */
+ * (x, key, v); a key's items (returns their count, pushes the key's index
+ * arrays, which must stay on the stack while the items are used; errors
+ * name fname), and dst = a Lua number, boolean, table or array (broadcast,
+ * cast to dst).  lga_check_number: a Lua number at idx stored into dtype
+ * (NumPy's OverflowError/ValueError for Python scalars; floats truncate). */
 int lga_getitem(lua_State *L);
 int lga_setitem(lua_State *L);
 struct ga_index_item;
 int lga_parse_key(lua_State *L, int key, struct ga_index_item *items, int max, const char *fname);
 void lga_assign(lua_State *L, lga_state *S, ga_array *dst, int value, const char *fname);
+void lga_check_number(lua_State *L, int idx, int dtype, const char *fname);
 /* Register funcs into the table at table_idx, each with the module's state
  * (table field `_state`) as upvalue 1. */
 void lga_setfuncs(lua_State *L, const luaL_Reg *l, int table_idx);

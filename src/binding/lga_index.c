@@ -2,8 +2,9 @@
  * {start, stop, step}, ga.newaxis, ga.ellipsis) makes views in C here; a key
  * with an index array or mask goes to the advanced indexer, registered in
  * the methods table as __advget / __advset. */
-#include "binding/lga_core.h"
-#include "base/ga_index.h"
+#include "k/main/src/binding/lga_core.h"
+#include "k/main/src/base/ga_index.h"
+#include <math.h>
 #include <string.h>
 
 /* ga.newaxis and ga.ellipsis: light userdata with these addresses */
@@ -13,9 +14,11 @@ static bool is_tag(lua_State *L, int idx, const char *tag) {
   return lua_type(L, idx) == LUA_TLIGHTUSERDATA && lua_touserdata(L, idx) == (void *)tag;
 }
 
+/* A number with an integral value; a string never is an index, even a
+ * numeric one (lua_tointegerx would convert "2"; NumPy refuses '2'). */
 static int64_t to_index(lua_State *L, int idx, const char *fname, const char *what) {
-  int ok;
-  lua_Integer v = lua_tointegerx(L, idx, &ok);
+  int ok = 0;
+  lua_Integer v = lua_type(L, idx) == LUA_TNUMBER ? lua_tointegerx(L, idx, &ok) : 0;
   if (!ok)
     return lga_errorf(L, fname, "%s must be an integer, got %s", what,
                       lua_type(L, idx) == LUA_TNUMBER ? "a non-integral number" : luaL_typename(L, idx));
@@ -62,21 +65,27 @@ static void parse_item(lua_State *L, int idx, ga_index_item *it, const char *fna
              "or an index array expected, got %s)", luaL_typename(L, idx));
 }
 
+/* Every index array of the key is pushed, in key order: items[k].arr must
+ * not outlive it on the stack.  The key table alone does not keep it alive
+ * (a weak table, or a finalizer that edits the key, lets a GC step inside
+ * the caller's next allocation free it). */
 int lga_parse_key(lua_State *L, int key, ga_index_item *items, int max, const char *fname) {
   key = lua_absindex(L, key);
   /* a table whose first element is a number/nil with length <= 3 would be
    * ambiguous as a range: a key's top-level table is always the tuple */
   if (lua_type(L, key) != LUA_TTABLE) {
     parse_item(L, key, &items[0], fname);
+    if (items[0].kind == GA_IDX_ARRAY) lua_pushvalue(L, key);
     return 1;
   }
   lua_Unsigned n = lua_rawlen(L, key);
   if (n > (lua_Unsigned)max) return lga_errorf(L, fname, "too many indices (%d at most)", max);
+  luaL_checkstack(L, (int)n + 4, fname);
   for (lua_Unsigned k = 1; k <= n; k++) {
     lua_rawgeti(L, key, (lua_Integer)k);
     if (lua_isnil(L, -1)) return lga_errorf(L, fname, "index %d of the key is nil", (int)k);
     parse_item(L, -1, &items[k - 1], fname);
-    lua_pop(L, 1);
+    if (items[k - 1].kind != GA_IDX_ARRAY) lua_pop(L, 1);   /* an array stays: the anchor */
   }
   return (int)n;
 }
@@ -103,7 +112,10 @@ int lga_getitem(lua_State *L) {
   ga_array *a = lga_check(L, 1, "getitem");
   ga_index_item items[2 * GA_MAXDIM];
   int n = lga_parse_key(L, 2, items, 2 * GA_MAXDIM, "getitem");
-  if (has_array(items, n)) return advanced(L, "__advget", 2);
+  if (has_array(items, n)) {
+    lua_settop(L, 2);   /* the hook parses (and anchors) the key itself */
+    return advanced(L, "__advget", 2);
+  }
   ga_array *v = lga_new_view(L, 1);
   if (ga_index_basic(a, items, n, v)) return lga_fail(L, "getitem");
   return 1;
@@ -115,11 +127,29 @@ int lga_setitem(lua_State *L) {
   ga_array *a = lga_check(L, 1, "setitem");
   ga_index_item items[2 * GA_MAXDIM];
   int n = lga_parse_key(L, 2, items, 2 * GA_MAXDIM, "setitem");
-  if (has_array(items, n)) return advanced(L, "__advset", 3);
+  if (has_array(items, n)) {
+    lua_settop(L, 3);
+    return advanced(L, "__advset", 3);
+  }
   ga_array *v = lga_new_view(L, 1);
   if (ga_index_basic(a, items, n, v)) return lga_fail(L, "setitem");
   lga_assign(L, S, v, 3, "setitem");
   return 0;
+}
+
+void lga_check_number(lua_State *L, int idx, int dtype, const char *fname) {
+  if (!GA_IS_INT(dtype) || lua_type(L, idx) != LUA_TNUMBER) return;
+  const char *dt = ga_dtypes[dtype].name;
+  if (lua_isinteger(L, idx)) {
+    lua_Integer v = lua_tointeger(L, idx);
+    if (!ga_int_fits(dtype, v)) lga_errorf(L, fname, "Lua integer %lld out of bounds for %s", (long long)v, dt);
+    return;
+  }
+  double v = lua_tonumber(L, idx);
+  if (ga_double_fits(dtype, v)) return;   /* truncated toward zero, as NumPy */
+  if (isnan(v)) lga_errorf(L, fname, "cannot convert float NaN to integer");
+  if (isinf(v)) lga_errorf(L, fname, "cannot convert float infinity to integer");
+  lga_errorf(L, fname, "Lua number %.14g out of bounds for %s", v, dt);
 }
 
 void lga_assign(lua_State *L, lga_state *S, ga_array *dst, int value, const char *fname) {
@@ -131,8 +161,7 @@ void lga_assign(lua_State *L, lga_state *S, ga_array *dst, int value, const char
     if (t == LUA_TBOOLEAN) o.i = lua_toboolean(L, value);
     else if (lua_isinteger(L, value)) o.i = lua_tointeger(L, value);
     else o.kind = GA_ARG_FLOAT, o.f = lua_tonumber(L, value);
-    if (o.kind == GA_ARG_INT && GA_IS_INT(dst->dtype) && !ga_int_fits(dst->dtype, o.i))
-      lga_errorf(L, fname, "Lua integer %lld out of bounds for %s", (long long)o.i, ga_dtypes[dst->dtype].name);
+    if (t == LUA_TNUMBER) lga_check_number(L, value, dst->dtype, fname);
     lga_run_fill(L, S, dst, &o, fname);
     return;
   }

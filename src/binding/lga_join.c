@@ -82,6 +82,9 @@ static joinin gather(lua_State *L, int list, const char *fname, int mode) {
       lua_rawseti(L, keep, i);
     } else if (!x->buf) {
       lga_errorf(L, fname, "array #%d has been freed", i);
+    } else {   /* in.a copies x: keep x alive (the list may be weak) */
+      lua_pushvalue(L, -1);
+      lua_rawseti(L, keep, i);
     }
     lua_pop(L, 1);
     if (GA_DEVICE(x) != in.device) {

@@ -1,6 +1,7 @@
 /* The advanced-index plan (ga_gather.h): NumPy's rules for where the index
  * arrays' broadcast dimensions land, and the dispatch to the backends. */
-#include "core/ga_gather.h"
+#include "k/main/src/core/ga_gather.h"
+#include "k/main/src/base/ga_checked.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -157,8 +158,11 @@ int ga_adv_prepare(const ga_array *x, const ga_index_item *items, int n, const g
     adv->shape[nd] = v->shape[d], adv->xstrides[nd++] = v->strides[d];
   }
   adv->ndim = nd;
+  /* index arrays may be broadcast views: their block times the other
+   * dims can exceed int64 */
   adv->size = 1;
-  for (int d = 0; d < nd; d++) adv->size *= adv->shape[d];
+  for (int d = 0; d < nd; d++)
+    if (!ga_mul_i64(adv->size, adv->shape[d], &adv->size)) return ga_err(GA_EINVAL, GA_TOO_BIG);
   adv->nidx = na;
   for (int j = 0; j < na; j++) {
     ga_gather_idx *g = &adv->idx[j];
