@@ -1,6 +1,6 @@
 /* Basic indexing as view geometry (ga_index.h). */
-#include "k/main/src/base/ga_index.h"
-#include "k/main/src/base/ga_checked.h"
+#include "base/ga_index.h"
+#include "base/ga_checked.h"
 
 void ga_index_range(int64_t n, const ga_index_item *r, int64_t *first, int64_t *count) {
   int64_t step = r->step;

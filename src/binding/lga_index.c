@@ -2,8 +2,8 @@
  * {start, stop, step}, ga.newaxis, ga.ellipsis) makes views in C here; a key
  * with an index array or mask goes to the advanced indexer, registered in
  * the methods table as __advget / __advset. */
-#include "k/main/src/binding/lga_core.h"
-#include "k/main/src/base/ga_index.h"
+#include "binding/lga_core.h"
+#include "base/ga_index.h"
 #include <math.h>
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* The advanced-index plan (ga_gather.h): NumPy's rules for where the index
  * arrays' broadcast dimensions land, and the dispatch to the backends. */
-#include "k/main/src/core/ga_gather.h"
-#include "k/main/src/base/ga_checked.h"
+#include "core/ga_gather.h"
+#include "base/ga_checked.h"
 #include <stdio.h>
 #include <string.h>
 
