@@ -63,7 +63,7 @@ local function write(path, s)
 end
 
 local function mode(path) return (select(2, sh("stat -c %a " .. q(path))):gsub("%s", "")) end
-local function test(flag, path) return (sh("test " .. flag .. " " .. q(path))) end
+local function test(flag, path) return sh("test " .. flag .. " " .. q(path)) == true end
 
 local base = os.tmpname()
 os.remove(base)
@@ -267,7 +267,7 @@ describe("kernel :source/:compile options", function()
         { 0 / 0, "arch must be an integer (e.g. 90), got " },
         { 5, "arch must be from 30 to 1000 (e.g. 90), got 5" },
         { 2 ^ 40 // 1, "arch must be from 30 to 1000 (e.g. 90), got 1099511627776" },
-        { math.mininteger, "got " .. math.mininteger },
+        { math.mininteger, "arch must be from 30 to 1000 (e.g. 90), got " .. math.mininteger },
       } do
         local msg = helper.assert_error(function() row[1] { arch = bad[1] } end, row[2] .. ": " .. bad[2])
         assert.is_nil(msg:find("bad argument", 1, true), msg)
