@@ -65,12 +65,15 @@ test: deps
 	@$(MAKE) --no-print-directory test-embed
 	LUA=$(LUA) BUSTED=$(BUSTED) BUILD=$(BUILD) sh tools/run_specs.sh
 
-# C unit tests of the pieces that need no Lua (caching allocator, host
-# backend), under AddressSanitizer and UBSan.
+# C unit tests of the pieces that need no Lua (caching allocator, kernel
+# disk cache, host backend), under AddressSanitizer and UBSan.
 test-c: test-host-c | $(BUILD)/obj
 	$(CC) -std=gnu99 -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
 	  -Wall -Wextra -Isrc spec/c/test_pool.c src/base/ga_pool.c -o $(BUILD)/test_pool -pthread
 	$(BUILD)/test_pool
+	$(CC) -std=gnu99 -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
+	  -Wall -Wextra -Isrc spec/c/test_diskcache.c src/base/ga_diskcache.c -o $(BUILD)/test_diskcache -pthread
+	$(BUILD)/test_diskcache
 
 # Several lua_States on several threads, each using the module.
 test-embed: $(MODULE)

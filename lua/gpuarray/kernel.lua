@@ -58,7 +58,7 @@ local M = {}
 -- argument (inputs, or inputs and outputs): a dtype name for an array, a Lua
 -- number or boolean for a scalar; `opts` are `layout` (`"contiguous"`,
 -- default, or `"strided"`: transposed 4x4 arrays), `size` and `arch`
--- (compute capability as an integer, default 90).
+-- (a compute capability as an integer from 30 to 1000, default 90).
 -- @function ga.ElementwiseKernel
 -- @tparam string in_params input declarations, e.g. `"float32 x, T y, raw T t"`
 -- @tparam string out_params output declarations, e.g. `"T z"`

@@ -12,7 +12,8 @@ local M = {}
 -- `code` is CUDA C++ source declaring `extern "C" __global__` functions;
 -- `name` is the one to call.  The code is compiled as given with NVRTC (C++17,
 -- plus the flags in `options.options`) the first time the kernel is called,
--- for the current device's architecture; the image is cached on disk, and the
+-- for the current device's architecture; the image is cached on disk (in a
+-- directory private to the user: see GPUARRAY_CACHE_DIR), and the
 -- loaded module is shared per device by every kernel with the same code and
 -- options.  A compile error is a Lua error with NVRTC's log and the numbered
 -- source; an unknown `name` is an error at the first call.
@@ -29,9 +30,10 @@ local M = {}
 -- built-in operations and never synchronises; the block size is checked
 -- against the device and the kernel's own limit first.
 --
--- `k:compile([{arch = 90}])` compiles without a GPU and returns the image's
--- size and whether it is PTX; `k.name`, `k.code`, `k.options` and `k.module`
--- are attributes.
+-- `k:compile([{arch = 90}])` compiles without a GPU (arch: a compute
+-- capability from 30 to 1000; default the current device's, else 90) and
+-- returns the image's size and whether it is PTX; `k.name`, `k.code`,
+-- `k.options` and `k.module` are attributes.
 -- @function ga.RawKernel
 -- @tparam string code CUDA C++ source with `extern "C" __global__` functions
 -- @tparam string name the function to call

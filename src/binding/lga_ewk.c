@@ -160,7 +160,7 @@ static int l_ewk_call(lua_State *L) {
  * virtual (on "cuda:0", never touched), contiguous or transposed. */
 static ga_buffer virtual_buf = {1, 0, (void *)(uintptr_t)65536, 1 << 20, NULL, NULL, NULL};
 
-static void virtual_call(lua_State *L, lga_ewk *e, ga_ewk_call *c, int *arch) {
+static void virtual_call(lua_State *L, lga_ewk *e, ga_ewk_call *c, int *arch, const char *method) {
   const char *fname = e->fname;
   if (lua_type(L, 2) != LUA_TTABLE)
     lga_errorf(L, fname, "argument types must be a table such as {\"float32\", \"float32\"}, got %s",
@@ -177,8 +177,9 @@ static void virtual_call(lua_State *L, lga_ewk *e, ga_ewk_call *c, int *arch) {
       if (l && !strcmp(l, "strided")) strided = 1;
       else if (!l || strcmp(l, "contiguous")) lga_errorf(L, fname, "layout must be \"contiguous\" or \"strided\"");
     }
-    if (lua_getfield(L, 3, "arch") != LUA_TNIL) *arch = (int)luaL_checkinteger(L, -1);
-    if (lua_getfield(L, 3, "size") != LUA_TNIL) size = luaL_checkinteger(L, -1);
+    if (lua_getfield(L, 3, "arch") != LUA_TNIL) *arch = lga_kernel_arch(L, -1, fname, method);
+    if (lua_getfield(L, 3, "size") != LUA_TNIL)
+      size = lga_kernel_int_option(L, -1, fname, method, "size", 0, INT64_MAX, "1024");
     lua_pop(L, 3);
   }
   int nargs = (int)lua_rawlen(L, 2);
@@ -229,7 +230,7 @@ static int l_ewk_source(lua_State *L) {
   lga_ewk *e = check_ewk(L, 1);
   ga_ewk_call c;
   int arch;
-  virtual_call(L, e, &c, &arch);
+  virtual_call(L, e, &c, &arch, "source");
   char *src = ga_cuda_ewk_source(&c);
   if (!src) return lga_fail(L, e->fname);
   lua_pushstring(L, src);
@@ -242,7 +243,7 @@ static int l_ewk_compile(lua_State *L) {
   lga_ewk *e = check_ewk(L, 1);
   ga_ewk_call c;
   int arch;
-  virtual_call(L, e, &c, &arch);
+  virtual_call(L, e, &c, &arch, "compile");
   char *src = ga_cuda_ewk_source(&c);
   if (!src) return lga_fail(L, e->fname);
   char *image;

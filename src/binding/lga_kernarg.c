@@ -30,6 +30,27 @@ const char *lga_kernel_text(lua_State *L, const char *ctor, int idx, int texts, 
   return s;
 }
 
+lua_Integer lga_kernel_int_option(lua_State *L, int idx, const char *kernel, const char *method, const char *key,
+                                  lua_Integer lo, lua_Integer hi, const char *example) {
+  char fname[320];
+  snprintf(fname, sizeof fname, "%s:%s", kernel, method);   /* truncation only shortens a message */
+  int isint = 0;
+  lua_Integer v = lua_type(L, idx) == LUA_TNUMBER ? lua_tointegerx(L, idx, &isint) : 0;
+  if (!isint) {
+    if (lua_type(L, idx) != LUA_TNUMBER)
+      lga_errorf(L, fname, "%s must be an integer (e.g. %s), got %s", key, example, luaL_typename(L, idx));
+    lga_errorf(L, fname, "%s must be an integer (e.g. %s), got %s", key, example, lua_tostring(L, idx));
+  }
+  if (v < lo || v > hi)
+    lga_errorf(L, fname, "%s must be from %lld to %lld (e.g. %s), got %lld", key, (long long)lo, (long long)hi,
+               example, (long long)v);
+  return v;
+}
+
+int lga_kernel_arch(lua_State *L, int idx, const char *kernel, const char *method) {
+  return (int)lga_kernel_int_option(L, idx, kernel, method, "arch", 30, 1000, "90");
+}
+
 void lga_kernel_operand(lua_State *L, lga_state *S, const ga_ewk *k, const char *fname, int idx, int a,
                         ga_ewk_operand *o) {
   memset(o, 0, sizeof *o);

@@ -16,4 +16,14 @@ const char *lga_kernel_text(lua_State *L, const char *ctor, int idx, int texts, 
 void lga_kernel_operand(lua_State *L, lga_state *S, const ga_ewk *k, const char *fname, int idx, int a,
                         ga_ewk_operand *o);
 
+/* The integer option `key` (the value at idx) of a kernel's :source or
+ * :compile, in [lo, hi] (a float with an integral value counts); else an
+ * error naming the method ("ElementwiseKernel 'k':source: arch must be an
+ * integer (e.g. 90), got 1.5").  `kernel` is the kernel's own name for
+ * messages, `method` "source" or "compile". */
+lua_Integer lga_kernel_int_option(lua_State *L, int idx, const char *kernel, const char *method, const char *key,
+                                  lua_Integer lo, lua_Integer hi, const char *example);
+/* The arch option (a compute capability from 30 to 1000) as above. */
+int lga_kernel_arch(lua_State *L, int idx, const char *kernel, const char *method);
+
 #endif

@@ -6,6 +6,7 @@
 #include "binding/lga_core.h"
 #include "cuda/ga_cuda.h"
 #include "cuda/ga_cuda_raw.h"
+#include "binding/lga_kernarg.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -258,11 +259,7 @@ static int compile_module(lua_State *L, lga_rawmod *m, const char *fname, int op
   if (!lua_isnoneornil(L, opts)) {
     if (lua_type(L, opts) != LUA_TTABLE) return lga_errorf(L, fname, "options must be a table such as {arch = 90}");
     lga_check_options(L, opts, fname, copts);
-    if (lua_getfield(L, opts, "arch") != LUA_TNIL) {
-      if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 30 || lua_tointeger(L, -1) > 1000)
-        return lga_errorf(L, fname, "arch must be a compute capability such as 90");
-      arch = (int)lua_tointeger(L, -1);
-    }
+    if (lua_getfield(L, opts, "arch") != LUA_TNIL) arch = lga_kernel_arch(L, -1, fname, "compile");
     lua_pop(L, 1);
   }
   if (!arch) {   /* the current device's, else a common one */

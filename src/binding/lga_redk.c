@@ -148,7 +148,7 @@ static const char *const src_options[] = {"shape", "layout", "axis", "keepdims",
 /* types: one entry per argument (a dtype name for an array, a Lua value for
  * a scalar); opts: shape (default {64, 1024}), layout "contiguous" or
  * "transposed", axis, keepdims, arch, second (the combining kernel) */
-static void virtual_call(lua_State *L, lga_redk *r, ga_redk_call *c, int *arch, int *second) {
+static void virtual_call(lua_State *L, lga_redk *r, ga_redk_call *c, int *arch, int *second, const char *method) {
   const char *fname = r->fname;
   if (lua_type(L, 2) != LUA_TTABLE)
     lga_errorf(L, fname, "argument types must be a table such as {\"float32\"}, got %s", luaL_typename(L, 2));
@@ -169,7 +169,7 @@ static void virtual_call(lua_State *L, lga_redk *r, ga_redk_call *c, int *arch, 
     lua_getfield(L, 3, "axis");
     naxes = lga_read_axes(L, lua_gettop(L), r->fname, -1, axes);
     keepdims = lua_getfield(L, 3, "keepdims") != LUA_TNIL && lua_toboolean(L, -1);
-    if (lua_getfield(L, 3, "arch") != LUA_TNIL) *arch = (int)luaL_checkinteger(L, -1);
+    if (lua_getfield(L, 3, "arch") != LUA_TNIL) *arch = lga_kernel_arch(L, -1, fname, method);
     *second = lua_getfield(L, 3, "second") != LUA_TNIL && lua_toboolean(L, -1);
     lua_pop(L, 6);
   }
@@ -220,11 +220,11 @@ static void virtual_call(lua_State *L, lga_redk *r, ga_redk_call *c, int *arch, 
 }
 
 /* Push the source of k:source/k:compile's call (self at 1); *arch for NVRTC. */
-static lga_redk *push_source(lua_State *L, int *arch) {
+static lga_redk *push_source(lua_State *L, int *arch, const char *method) {
   lga_redk *r = check_redk(L, 1);
   ga_redk_call c;
   int second;
-  virtual_call(L, r, &c, arch, &second);
+  virtual_call(L, r, &c, arch, &second, method);
   char *src = ga_cuda_redk_source(&c, second, 132);
   if (!src) lga_fail(L, r->fname);
   lua_pushstring(L, src);
@@ -235,14 +235,14 @@ static lga_redk *push_source(lua_State *L, int *arch) {
 /* k:source(types [, opts]) -> the generated CUDA source */
 static int l_redk_source(lua_State *L) {
   int arch;
-  push_source(L, &arch);
+  push_source(L, &arch, "source");
   return 1;
 }
 
 /* k:compile(types [, opts]) -> bytes of the image, is_ptx */
 static int l_redk_compile(lua_State *L) {
   int arch;
-  lga_redk *r = push_source(L, &arch);
+  lga_redk *r = push_source(L, &arch, "compile");
   char *image;
   size_t size;
   int is_ptx;

@@ -96,7 +96,7 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
   if (T < 0 && mixed < 0) {
     char types[256];
     size_t m = 0;
-    for (int k = 0; k < op->nin; k++)
+    for (int k = 0; k < op->nin && m < sizeof types; k++)   /* m: what snprintf wanted */
       m += snprintf(types + m, sizeof types - m, "%s%s", k ? ", " : "", ga_dtypes[eff[k]].name);
     if (dtype_req >= 0)
       return ga_err(GA_ETYPE, "no loop of ufunc '%s' gives dtype %s for inputs (%s) with casting rule '%s'",

@@ -10,18 +10,24 @@
 
 #define GA_LIB_VERSION "gpuarray-0.1.0"
 
+/* snprintf's count is what it wanted to write: the length in the buffer
+ * is at most cap - 1. */
+static size_t clamp_len(int n, size_t k, size_t cap) {
+  return n < 0 ? k : k + (size_t)n >= cap ? cap - 1 : k + (size_t)n;
+}
+
 /* Compile error text: the NVRTC log, then the source with line numbers. */
 static int compile_error(const char *name, const char *log, const char *src) {
   size_t cap = strlen(log) + strlen(src) * 2 + 4096, k = 0;
   char *m = malloc(cap);
   if (!m) return ga_err(GA_ENVRTC, "NVRTC compile error in kernel '%s'", name);
-  k += snprintf(m + k, cap - k, "NVRTC compile error in kernel '%s':\n%s\nsource:\n", name, log);
+  k = clamp_len(snprintf(m, cap, "NVRTC compile error in kernel '%s':\n%s\nsource:\n", name, log), 0, cap);
   int line = 1;
   for (const char *p = src; *p && k < cap - 16;) {
     const char *e = strchr(p, '\n');
     size_t len = e ? (size_t)(e - p) : strlen(p);
     if (len > cap - k - 16) len = cap - k - 16;
-    k += snprintf(m + k, cap - k, "%4d | %.*s\n", line++, (int)len, p);
+    k = clamp_len(snprintf(m + k, cap - k, "%4d | %.*s\n", line++, (int)len, p), k, cap);
     p = e ? e + 1 : p + len;
   }
   ga_err(GA_ENVRTC, "%s", m);
@@ -51,6 +57,30 @@ int ga_cuda_compile(const char *source, const char *name, int arch, char **image
 
 #define MAX_OPTS 64
 
+/* Two chained hashes of one part of the key, its terminating NUL included
+ * so that the parts' boundaries count too. */
+static void hash_part(uint64_t h[2], const char *s) {
+  h[0] = ga_hash64(s, strlen(s) + 1, h[0]);
+  h[1] = ga_hash64(s, strlen(s) + 1, h[1]);
+}
+
+/* The disk cache key (32 hex digits) of a compile: every byte of the
+ * library version, NVRTC version, program name, arch, options and source,
+ * whatever their lengths (fed part by part, never through a fixed buffer). */
+static void cache_key(const char *source, const char *name, const char *archopt, int maj, int min,
+                      const char *const *opts, int nopts, char key[40]) {
+  uint64_t h[2] = {GA_HASH_SEED, 0x9e3779b97f4a7c15ULL};
+  char ver[32];
+  snprintf(ver, sizeof ver, "nvrtc %d.%d", maj, min);   /* two ints: always fits */
+  hash_part(h, GA_LIB_VERSION);
+  hash_part(h, ver);
+  hash_part(h, name);
+  hash_part(h, archopt);
+  for (int i = 0; i < nopts; i++) hash_part(h, opts[i]);
+  hash_part(h, source);
+  snprintf(key, 40, "%016llx%016llx", (unsigned long long)h[0], (unsigned long long)h[1]);
+}
+
 int ga_cuda_compile_opts(const char *source, const char *name, int arch, const char *const *extra, int nextra,
                          char **image, size_t *size, int *is_ptx) {
   int use = pick_arch(arch, is_ptx);
@@ -67,21 +97,13 @@ int ga_cuda_compile_opts(const char *source, const char *name, int arch, const c
 
   int maj = 0, min = 0;
   nvrtcVersion(&maj, &min);
-  char pre[256];
-  int np = snprintf(pre, sizeof pre, "%s|nvrtc %d.%d|%s|%s|", GA_LIB_VERSION, maj, min, name, archopt);
-  uint64_t h1 = ga_hash64(pre, np, GA_HASH_SEED), h2 = ga_hash64(pre, np, 0x9e3779b97f4a7c15ULL);
-  for (int i = 1; i < nopts; i++) {   /* each option with its terminating NUL, so splits differ */
-    h1 = ga_hash64(opts[i], strlen(opts[i]) + 1, h1);
-    h2 = ga_hash64(opts[i], strlen(opts[i]) + 1, h2);
-  }
-  h1 = ga_hash64(source, strlen(source), h1);
-  h2 = ga_hash64(source, strlen(source), h2);
   char key[40];
-  snprintf(key, sizeof key, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
+  cache_key(source, name, archopt, maj, min, opts + 1, nopts - 1, key);
   uint32_t flags;
   if ((*image = ga_diskcache_load(key, size, &flags))) {
-    *is_ptx = (int)flags;
-    return GA_OK;
+    if (flags == (uint32_t)*is_ptx) return GA_OK;
+    free(*image);   /* not what this compile gives (the key fixes the kind): a miss */
+    *image = NULL;
   }
 
   nvrtcProgram prog;
