@@ -1,6 +1,7 @@
 /* Shapes, strides, views and broadcasting.  Buffers are refcounted so that
  * views keep their base's memory alive independently of Lua's GC order. */
 #include "base/ga_array.h"
+#include "base/ga_checked.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -9,7 +10,7 @@ void ga_buffer_incref(ga_buffer *b) { __atomic_add_fetch(&b->refcount, 1, __ATOM
 int ga_shape_size(int ndim, const int64_t *shape, int itemsize, int64_t *size) {
   if (ndim < 0 || ndim > GA_MAXDIM)
     return ga_err(GA_EINVAL, "maximum supported dimension for an ndarray is %d, found %d", GA_MAXDIM, ndim);
-  int64_t n = 1;
+  int64_t n = 1, bytes;
   bool zero = false;
   for (int i = 0; i < ndim; i++) {
     if (shape[i] < 0) return ga_err(GA_EINVAL, "negative dimensions are not allowed");
@@ -17,13 +18,9 @@ int ga_shape_size(int ndim, const int64_t *shape, int itemsize, int64_t *size) {
   }
   /* the byte size must fit in int64 (checked even when a dimension is 0, as
    * NumPy does, so a later reshape cannot overflow) */
-  for (int i = 0; i < ndim; i++) {
-    int64_t d = shape[i] ? shape[i] : 1;
-    if (n > INT64_MAX / d) return ga_err(GA_EINVAL, "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size");
-    n *= d;
-  }
-  if (n > INT64_MAX / (itemsize ? itemsize : 1))
-    return ga_err(GA_EINVAL, "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size");
+  for (int i = 0; i < ndim; i++)
+    if (shape[i] && !ga_mul_i64(n, shape[i], &n)) return ga_err(GA_EINVAL, "%s", GA_TOO_BIG);
+  if (!ga_bytes_i64(n, itemsize ? itemsize : 1, &bytes)) return ga_err(GA_EINVAL, "%s", GA_TOO_BIG);
   *size = zero ? 0 : n;
   return GA_OK;
 }

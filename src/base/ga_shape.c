@@ -1,5 +1,6 @@
 /* Shape geometry of views: see ga_shape.h. */
 #include "base/ga_shape.h"
+#include "base/ga_checked.h"
 #include <string.h>
 
 int ga_axis(int64_t axis, int ndim, int *out) {
@@ -11,27 +12,35 @@ int ga_axis(int64_t axis, int ndim, int *out) {
   return GA_OK;
 }
 
-int ga_reshape_resolve(int64_t size, int ndim, int64_t *shape) {
+static int cannot_reshape(int64_t size, int ndim, const int64_t *shape) {
+  char s[1024];
+  return ga_err(GA_EINVAL, "cannot reshape array of size %lld into shape %s", (long long)size,
+                ga_shape_str(ndim, shape, s, sizeof s));
+}
+
+int ga_reshape_resolve(int64_t size, int itemsize, int ndim, int64_t *shape) {
   int unknown = -1;
-  int64_t known = 1;
+  int64_t known = 1;   /* product of the given nonzero lengths */
+  bool zero = false;
   for (int i = 0; i < ndim; i++) {
     if (shape[i] == -1) {
       if (unknown >= 0) return ga_err(GA_EINVAL, "can only specify one unknown dimension");
       unknown = i;
     } else if (shape[i] < 0) {
       return ga_err(GA_EINVAL, "negative dimensions not allowed");
-    } else {
-      /* saturate: a product past the size is an error below anyway */
-      known = (shape[i] && known > INT64_MAX / shape[i]) ? INT64_MAX : known * shape[i];
+    } else if (shape[i] == 0) {
+      zero = true;
+    } else if (!ga_mul_i64(known, shape[i], &known)) {
+      /* NumPy's message: the shape cannot hold `size` elements */
+      return cannot_reshape(size, ndim, shape);
     }
   }
-  if (unknown >= 0 && known != 0 && size % known == 0) shape[unknown] = size / known;
-  else if (unknown >= 0 || known != size) {
-    char s[1024];
-    return ga_err(GA_EINVAL, "cannot reshape array of size %lld into shape %s", (long long)size,
-                  ga_shape_str(ndim, shape, s, sizeof s));
-  }
-  return GA_OK;
+  if (unknown >= 0 && !zero && size % known == 0) shape[unknown] = size / known;
+  else if (unknown >= 0 || (zero ? size != 0 : known != size)) return cannot_reshape(size, ndim, shape);
+  /* as for a new array, the bytes of the nonzero lengths must fit (so
+   * zeros(0):reshape(...) refuses what zeros(...) refuses) */
+  int64_t n;
+  return ga_shape_size(ndim, shape, itemsize, &n);
 }
 
 void ga_strides_f(int ndim, const int64_t *shape, int itemsize, int64_t *strides) {

@@ -8,8 +8,9 @@
 
 /* 1-based axis (negative from the end) of an ndim-array -> 0-based. */
 int ga_axis(int64_t axis, int ndim, int *out);
-/* Resolve one -1 in shape (ndim entries) so that its size is `size`. */
-int ga_reshape_resolve(int64_t size, int ndim, int64_t *shape);
+/* Resolve one -1 in shape (ndim entries) so that its size is `size`; the
+ * bytes (itemsize each) must fit int64 as for a new array. */
+int ga_reshape_resolve(int64_t size, int itemsize, int ndim, int64_t *shape);
 /* Strides that let `a` be seen with (ndim, shape) (same size) without a
  * copy, reading elements in C (fortran = false) or F order; false when
  * the strides do not allow it (NumPy's _attempt_nocopy_reshape). */

@@ -1,5 +1,7 @@
 /* Argument helpers shared by the binding: dtypes, shapes, option tables. */
 #include "binding/lga_core.h"
+#include "base/ga_checked.h"
+#include <math.h>
 #include <string.h>
 
 /* dtype names already seen -> dtype, in a registry table: Lua strings are
@@ -40,6 +42,10 @@ static int64_t dim_value(lua_State *L, int idx, const char *fname) {
   lua_Integer v;
   if (!lua_isinteger(L, idx)) {
     lua_Number f = lua_tonumber(L, idx);
+    /* a whole float past int64 (2^63, 1e300) is a length, just too big */
+    if (f == floor(f) && f >= 0x1p63 && f < HUGE_VAL) return lga_errorf(L, fname, "%s", GA_TOO_BIG);
+    if (f == floor(f) && f < -0x1p63 && f > -HUGE_VAL)
+      return lga_errorf(L, fname, "negative dimensions are not allowed");
     if (!lua_numbertointeger(f, &v) || (lua_Number)v != f)
       return lga_errorf(L, fname, "dimensions must be integers, got %s", lua_tostring(L, idx));
   } else {
@@ -57,9 +63,11 @@ int lga_get_shape(lua_State *L, int idx, const char *fname, int64_t *shape) {
   }
   if (lua_type(L, idx) != LUA_TTABLE || lga_toarray(L, idx))
     return lga_errorf(L, fname, "shape must be an integer or a table of integers, got %s", luaL_typename(L, idx));
-  int n = (int)lua_rawlen(L, idx);
-  if (n > GA_MAXDIM)
-    return lga_errorf(L, fname, "maximum supported dimension for an ndarray is %d, found %d", GA_MAXDIM, n);
+  lua_Unsigned len = lua_rawlen(L, idx);
+  if (len > GA_MAXDIM)
+    return lga_errorf(L, fname, "maximum supported dimension for an ndarray is %d, found %llu", GA_MAXDIM,
+                      (unsigned long long)len);
+  int n = (int)len;
   for (int i = 0; i < n; i++) {
     lua_rawgeti(L, idx, i + 1);
     shape[i] = dim_value(L, -1, fname);
@@ -90,9 +98,11 @@ int lga_read_axes(lua_State *L, int idx, const char *fname, int ndim, int64_t *a
   if (lua_isinteger(L, idx)) { axes[0] = lua_tointeger(L, idx); return 1; }
   if (lua_type(L, idx) != LUA_TTABLE)
     return lga_errorf(L, fname, "axis must be an integer or a table of integers, got %s", luaL_typename(L, idx));
-  int n = (int)lua_rawlen(L, idx);
-  if (ndim >= 0 && n > ndim) return lga_errorf(L, fname, "%d axes given for an array of %d dimensions", n, ndim);
-  if (n > GA_MAXDIM) return lga_errorf(L, fname, "%d axes given (at most %d)", n, GA_MAXDIM);
+  lua_Unsigned len = lua_rawlen(L, idx);
+  if (ndim >= 0 && len > (lua_Unsigned)ndim)
+    return lga_errorf(L, fname, "%llu axes given for an array of %d dimensions", (unsigned long long)len, ndim);
+  if (len > GA_MAXDIM) return lga_errorf(L, fname, "%llu axes given (at most %d)", (unsigned long long)len, GA_MAXDIM);
+  int n = (int)len;
   for (int j = 0; j < n; j++) {
     lua_rawgeti(L, idx, j + 1);
     if (!lua_isinteger(L, -1)) lga_errorf(L, fname, "axis must be an integer or a table of integers");

@@ -2,6 +2,7 @@
  * the current device) and in module.host (host arrays); upvalue 2 says
  * which. */
 #include "binding/lga_core.h"
+#include "base/ga_checked.h"
 #include <math.h>
 #include <string.h>
 
@@ -60,11 +61,25 @@ static ga_operand value_arg(lua_State *L, int idx, const char *fname, int *dt) {
   return o;
 }
 
+/* A Lua value stored into dtype dt must fit it, as NumPy's OverflowError
+ * for Python numbers (never a wrap or an undefined float -> int cast). */
+static void check_fits(lua_State *L, const ga_operand *v, int dt, const char *fname) {
+  if (!GA_IS_INT(dt)) return;
+  if (v->kind == GA_ARG_INT && !ga_int_fits(dt, v->i))
+    lga_errorf(L, fname, "Lua integer %lld out of bounds for %s", (long long)v->i, ga_dtypes[dt].name);
+  if (v->kind != GA_ARG_FLOAT || ga_double_fits(dt, v->f)) return;
+  if (isnan(v->f)) lga_errorf(L, fname, "cannot convert float NaN to integer");
+  if (isinf(v->f)) lga_errorf(L, fname, "cannot convert float inf to integer");
+  lga_errorf(L, fname, "Lua number %.14g out of bounds for %s", v->f, ga_dtypes[dt].name);
+}
+
 static int l_full(lua_State *L) {
   int64_t shape[GA_MAXDIM];
+  if (lua_isnoneornil(L, 1)) lga_errorf(L, "full", "missing shape");
   int nd = lga_get_shape(L, 1, "full", shape), vdt;
   ga_operand v = value_arg(L, 2, "full", &vdt);
   int dt = dtype_arg(L, 3, "full", vdt);
+  check_fits(L, &v, dt, "full");
   ga_array *a = lga_new_array(L, LGA_STATE(L), "full", target_device(L), dt, nd, shape);
   lga_run_fill(L, LGA_STATE(L), a, &v, "full");
   return 1;
@@ -84,88 +99,157 @@ static int l_full_like(lua_State *L) {
   int vdt;
   ga_operand v = value_arg(L, 2, "full_like", &vdt);
   ga_array *a = make_like(L, "full_like", 3);
+  check_fits(L, &v, a->dtype, "full_like");
   lga_run_fill(L, LGA_STATE(L), a, &v, "full_like");
   return 1;
 }
 
+/* The length of arange(a, b, s) over integers, ceil((b - a) / s) without
+ * overflow: |b - a| and |s| fit in uint64.  False past int64 (NumPy's
+ * "Maximum allowed size exceeded"). */
+static bool arange_len_int(int64_t a, int64_t b, int64_t s, int64_t *n) {
+  uint64_t d, m;
+  *n = 0;
+  if (s > 0 ? b <= a : a <= b) return true;
+  if (s > 0) d = (uint64_t)b - (uint64_t)a, m = (uint64_t)s;
+  else d = (uint64_t)a - (uint64_t)b, m = -(uint64_t)s;
+  uint64_t c = (d - 1) / m + 1;
+  if (c > (uint64_t)INT64_MAX) return false;
+  *n = (int64_t)c;
+  return true;
+}
+
 /* arange(stop) / arange(start, stop[, step][, dtype]) */
 static int l_arange(lua_State *L) {
+  const char *fname = "arange";
   int top = lua_gettop(L), dt = -1;
   if (top >= 1 && (lua_type(L, top) == LUA_TSTRING || (lua_type(L, top) == LUA_TTABLE && !lga_toarray(L, top)))) {
-    dt = dtype_arg(L, top, "arange", -1);
+    dt = dtype_arg(L, top, fname, -1);
     top--;
   }
-  if (top < 1 || top > 3) return lga_errorf(L, "arange", "expects (stop) or (start, stop[, step])");
+  if (top < 1 || top > 3) return lga_errorf(L, fname, "expects (stop) or (start, stop[, step])");
   int all_int = 1;
   for (int i = 1; i <= top; i++) {
-    if (lua_type(L, i) != LUA_TNUMBER) return lga_errorf(L, "arange", "bad argument #%d (number expected, got %s)", i, luaL_typename(L, i));
+    if (lua_type(L, i) != LUA_TNUMBER) return lga_errorf(L, fname, "bad argument #%d (number expected, got %s)", i, luaL_typename(L, i));
     all_int = all_int && lua_isinteger(L, i);
   }
   double start = top >= 2 ? lua_tonumber(L, 1) : 0, stop = lua_tonumber(L, top >= 2 ? 2 : 1);
   double step = top == 3 ? lua_tonumber(L, 3) : 1;
-  if (step == 0) return lga_errorf(L, "arange", "step must not be zero");
+  if (step == 0) return lga_errorf(L, fname, "step must not be zero");
   if (isnan(start) || isnan(stop) || isnan(step) || isinf(start) || isinf(stop))
-    return lga_errorf(L, "arange", "arguments must be finite");
+    return lga_errorf(L, fname, "arguments must be finite");
   int64_t n;
-  ga_operand o_start, o_step;
+  ga_operand o_start, o_step, o_next;   /* o_next: the second value, start + step */
   if (all_int) {
     lua_Integer a = top >= 2 ? lua_tointeger(L, 1) : 0, b = lua_tointeger(L, top >= 2 ? 2 : 1);
     lua_Integer s = top == 3 ? lua_tointeger(L, 3) : 1;
-    n = s > 0 ? (b > a ? (b - a + s - 1) / s : 0) : (a > b ? (a - b - s - 1) / -s : 0);
+    if (!arange_len_int(a, b, s, &n)) return lga_errorf(L, fname, "Maximum allowed size exceeded");
     o_start = (ga_operand){GA_ARG_INT, NULL, a, 0};
     o_step = (ga_operand){GA_ARG_INT, NULL, s, 0};
+    /* with two values or more, start + step lies in [start, stop) */
+    o_next = (ga_operand){GA_ARG_INT, NULL, n > 1 ? a + s : a, 0};
     if (dt < 0) dt = GA_INT64;
   } else {
     double len = ceil((stop - start) / step);
-    n = len > 0 ? (int64_t)len : 0;
+    if (isnan(len)) return lga_errorf(L, fname, "cannot compute length");
+    if (len <= 0) n = 0;
+    else if (!ga_double_to_i64(len, &n)) return lga_errorf(L, fname, "Maximum allowed size exceeded");
     o_start = (ga_operand){GA_ARG_FLOAT, NULL, 0, start};
     o_step = (ga_operand){GA_ARG_FLOAT, NULL, 0, step};
+    o_next = (ga_operand){GA_ARG_FLOAT, NULL, 0, n > 1 ? start + step : start};
     if (dt < 0) dt = GA_FLOAT64;
   }
-  ga_array *a = lga_new_array(L, LGA_STATE(L), "arange", target_device(L), dt, 1, &n);
   int loop = dt == GA_BOOL ? GA_INT64 : dt;
-  if (ga_arange_fill(a, &o_start, &o_step, loop, lga_stream(LGA_STATE(L), GA_DEVICE(a)))) return lga_fail(L, "arange");
+  /* NumPy computes in the dtype from its first two values, which must fit */
+  if (n > 0) check_fits(L, &o_start, loop, fname);
+  if (n > 1) check_fits(L, &o_next, loop, fname);
+  ga_array *a = lga_new_array(L, LGA_STATE(L), fname, target_device(L), dt, 1, &n);
+  if (ga_arange_fill(a, &o_start, &o_step, loop, lga_stream(LGA_STATE(L), GA_DEVICE(a)))) return lga_fail(L, fname);
   return 1;
 }
 
 static const char *const linspace_opts[] = {"dtype", "endpoint", "num", NULL};
 
+/* An integer argument at idx (a whole float is accepted, as elsewhere);
+ * `what` names it in the error. */
+static lua_Integer int_arg(lua_State *L, int idx, const char *fname, const char *what) {
+  lua_Integer v;
+  if (lua_isinteger(L, idx)) return lua_tointeger(L, idx);
+  if (lua_type(L, idx) == LUA_TNUMBER && lua_numbertointeger(lua_tonumber(L, idx), &v) &&
+      (lua_Number)v == lua_tonumber(L, idx))
+    return v;
+  return lga_errorf(L, fname, "%s must be an integer, got %s", what,
+                    lua_type(L, idx) == LUA_TNUMBER ? lua_tostring(L, idx) : luaL_typename(L, idx));
+}
+
+static double number_arg(lua_State *L, int idx, const char *fname, const char *what) {
+  if (lua_type(L, idx) != LUA_TNUMBER)
+    lga_errorf(L, fname, "%s must be a number, got %s", what, luaL_typename(L, idx));
+  return lua_tonumber(L, idx);
+}
+
 /* linspace(start, stop[, num][, {endpoint=, dtype=}]) */
 static int l_linspace(lua_State *L) {
-  double start = luaL_checknumber(L, 1), stop = luaL_checknumber(L, 2);
+  const char *fname = "linspace";
+  double start = number_arg(L, 1, fname, "start"), stop = number_arg(L, 2, fname, "stop");
   lua_Integer num = 50;
   int opts = 0, endpoint = 1, dt = GA_FLOAT64;
   if (lua_type(L, 3) == LUA_TNUMBER) {
-    if (!lua_isinteger(L, 3)) return lga_errorf(L, "linspace", "num must be an integer");
-    num = lua_tointeger(L, 3);
+    num = int_arg(L, 3, fname, "num");
     if (lua_type(L, 4) == LUA_TTABLE) opts = 4;
-    else if (lua_type(L, 4) == LUA_TSTRING) dt = lga_opt_dtype(L, 4, "linspace", dt);
+    else if (lua_type(L, 4) == LUA_TSTRING) dt = lga_opt_dtype(L, 4, fname, dt);
   } else if (lua_type(L, 3) == LUA_TTABLE) opts = 3;
   if (opts) {
-    lga_check_options(L, opts, "linspace", linspace_opts);
+    lga_check_options(L, opts, fname, linspace_opts);
     if (lua_getfield(L, opts, "endpoint") != LUA_TNIL) endpoint = lua_toboolean(L, -1);
-    if (lua_getfield(L, opts, "num") != LUA_TNIL) num = luaL_checkinteger(L, -1);
+    if (lua_getfield(L, opts, "num") != LUA_TNIL) num = int_arg(L, -1, fname, "num");
     lua_getfield(L, opts, "dtype");
-    dt = lga_opt_dtype(L, -1, "linspace", dt);
+    dt = lga_opt_dtype(L, -1, fname, dt);
     lua_pop(L, 3);
   }
-  if (num < 0) return lga_errorf(L, "linspace", "number of samples, %d, must be non-negative", (int)num);
-  int64_t n = num;
-  lga_state *S = LGA_STATE(L);
-  ga_array *a = lga_new_array(L, S, "linspace", target_device(L), dt, 1, &n);
-  int64_t div = endpoint ? num - 1 : num;
+  if (num < 0) return lga_errorf(L, fname, "Number of samples, %lld, must be non-negative", (long long)num);
+  int64_t n = num, div = endpoint ? num - 1 : num;
   double step = div > 0 ? (stop - start) / (double)div : 0;
   ga_operand o_start = {GA_ARG_FLOAT, NULL, 0, start}, o_step = {GA_ARG_FLOAT, NULL, 0, step};
+  /* the samples run from the first to the last: both must fit an integer dtype */
+  ga_operand o_last = {GA_ARG_FLOAT, NULL, 0, endpoint ? stop : start + (double)(n - 1) * step};
+  if (n > 0) check_fits(L, &o_start, dt, fname);
+  if (n > 1) check_fits(L, &o_last, dt, fname);
+  lga_state *S = LGA_STATE(L);
+  ga_array *a = lga_new_array(L, S, fname, target_device(L), dt, 1, &n);
   int loop = GA_IS_COMPLEX(dt) ? dt : (GA_IS_FLOAT(dt) ? dt : GA_FLOAT64);
   if (dt == GA_FLOAT16 || dt == GA_FLOAT32) loop = GA_FLOAT64;   /* NumPy computes in float64 */
-  if (ga_arange_fill(a, &o_start, &o_step, loop, lga_stream(S, GA_DEVICE(a)))) return lga_fail(L, "linspace");
+  if (ga_arange_fill(a, &o_start, &o_step, loop, lga_stream(S, GA_DEVICE(a)))) return lga_fail(L, fname);
   if (endpoint && num > 1) {   /* the last sample is exactly stop */
     ga_array *last = lga_new_view(L, -1);
     last->offset += (num - 1) * GA_ITEMSIZE(dt);
     last->ndim = 0;
     last->size = 1;
     ga_operand o = {GA_ARG_FLOAT, NULL, 0, stop};
-    lga_run_fill(L, S, last, &o, "linspace");
+    lga_run_fill(L, S, last, &o, fname);
+    lua_pop(L, 1);
+  }
+  return 1;
+}
+
+/* The N x M matrix with ones on diagonal k (pushed); errors name fname. */
+static int push_eye(lua_State *L, const char *fname, int64_t N, int64_t M, int64_t k, int dt) {
+  if (N < 0 || M < 0) return lga_errorf(L, fname, "negative dimensions are not allowed");
+  int64_t shape[2] = {N, M}, item = GA_ITEMSIZE(dt);
+  lga_state *S = LGA_STATE(L);
+  ga_array *a = lga_new_array(L, S, fname, target_device(L), dt, 2, shape);
+  fill_int(L, a, 0, fname);
+  /* M - k (k >= 0) and N + k (k < 0) cannot overflow */
+  int64_t len = k >= 0 ? (M - k < N ? M - k : N) : (N + k < M ? N + k : M);
+  if (len > 0) {
+    /* the diagonal lies inside the N*M*item bytes that fit int64 */
+    ga_array *d = lga_new_view(L, -1);
+    d->offset = (k >= 0 ? k : -k * M) * item;
+    d->ndim = 1;
+    d->shape[0] = len;
+    d->strides[0] = len > 1 ? (M + 1) * item : item;
+    d->size = len;
+    fill_int(L, d, 1, fname);
     lua_pop(L, 1);
   }
   return 1;
@@ -173,36 +257,23 @@ static int l_linspace(lua_State *L) {
 
 /* eye(N[, M[, k]][, dtype]) */
 static int l_eye(lua_State *L) {
+  const char *fname = "eye";
   int top = lua_gettop(L), dt = GA_FLOAT64;
-  if (top >= 2 && (lua_type(L, top) == LUA_TSTRING || lua_type(L, top) == LUA_TTABLE)) dt = dtype_arg(L, top--, "eye", dt);
-  lua_Integer N = luaL_checkinteger(L, 1);
-  lua_Integer M = top >= 2 && !lua_isnil(L, 2) ? luaL_checkinteger(L, 2) : N;
-  lua_Integer k = top >= 3 ? luaL_checkinteger(L, 3) : 0;
-  if (N < 0 || M < 0) return lga_errorf(L, "eye", "negative dimensions are not allowed");
-  int64_t shape[2] = {N, M};
-  lga_state *S = LGA_STATE(L);
-  ga_array *a = lga_new_array(L, S, "eye", target_device(L), dt, 2, shape);
-  fill_int(L, a, 0, "eye");
-  int64_t len = k >= 0 ? (M - k < N ? M - k : N) : (N + k < M ? N + k : M);
-  if (len > 0) {
-    ga_array *d = lga_new_view(L, -1);
-    d->offset = (k >= 0 ? k : -k * M) * GA_ITEMSIZE(dt);
-    d->ndim = 1;
-    d->shape[0] = len;
-    d->strides[0] = (M + 1) * GA_ITEMSIZE(dt);
-    d->size = len;
-    fill_int(L, d, 1, "eye");
-    lua_pop(L, 1);
-  }
-  return 1;
+  if (top >= 2 && (lua_type(L, top) == LUA_TSTRING || (lua_type(L, top) == LUA_TTABLE && !lga_toarray(L, top))))
+    dt = dtype_arg(L, top--, fname, dt);
+  if (top > 3) return lga_errorf(L, fname, "expects (N[, M[, k]][, dtype])");
+  int64_t N = int_arg(L, 1, fname, "N");
+  int64_t M = top >= 2 && !lua_isnil(L, 2) ? int_arg(L, 2, fname, "M") : N;
+  int64_t k = top >= 3 && !lua_isnil(L, 3) ? int_arg(L, 3, fname, "k") : 0;
+  return push_eye(L, fname, N, M, k, dt);
 }
 
+/* identity(n[, dtype]) */
 static int l_identity(lua_State *L) {
-  lua_settop(L, 2);
-  if (lua_isnil(L, 2)) lua_pushliteral(L, "float64"), lua_replace(L, 2);
-  lua_pushnil(L);
-  lua_insert(L, 2);   /* identity(n, dtype) -> eye(n, nil, dtype) */
-  return l_eye(L);
+  const char *fname = "identity";
+  if (lua_gettop(L) > 2) return lga_errorf(L, fname, "expects (n[, dtype])");
+  int64_t n = int_arg(L, 1, fname, "n");
+  return push_eye(L, fname, n, n, 0, dtype_arg(L, 2, fname, GA_FLOAT64));
 }
 
 /* array(obj[, dtype]) copies; asarray(obj[, dtype]) copies only if needed */

@@ -8,6 +8,7 @@
  * becomes an array when no array is there to say. */
 #include "binding/lga_core.h"
 #include "core/ga_join.h"
+#include "base/ga_checked.h"
 #include <limits.h>
 #include <string.h>
 
@@ -175,7 +176,8 @@ static int do_join(lua_State *L, const char *fname, joinin *in, const joinopt *o
   char b1[GA_MAXDIM * 24], b2[GA_MAXDIM * 24];
   if (o->flatten) {
     int64_t total = 0;
-    for (int i = 0; i < n; i++) total += a[i].size;
+    for (int i = 0; i < n; i++)
+      if (!ga_add_i64(total, a[i].size, &total)) lga_errorf(L, fname, "%s", GA_TOO_BIG);
     nd = 1, shape[0] = total;
   } else if (stack) {
     for (int i = 1; i < n; i++)
@@ -201,7 +203,7 @@ static int do_join(lua_State *L, const char *fname, joinin *in, const joinopt *o
           lga_errorf(L, fname, "all the input array dimensions except for the concatenation axis must match exactly, "
                      "but along dimension %d, array #1 has size %lld and array #%d has size %lld",
                      k + 1, (long long)shape[k], i + 1, (long long)a[i].shape[k]);
-      shape[ax] += a[i].shape[ax];
+      if (!ga_add_i64(shape[ax], a[i].shape[ax], &shape[ax])) lga_errorf(L, fname, "%s", GA_TOO_BIG);
     }
   }
   ga_array *out = o->out ? lga_toarray(L, o->out) : NULL;
@@ -305,6 +307,10 @@ static int64_t split_point(lua_State *L, int tbl, int j, int64_t n, const char *
   return q < 0 ? 0 : q > n ? n : q;
 }
 
+/* Every section is a view (about 600 bytes): past this many the result
+ * would only exhaust memory (array_split makes empty sections on demand). */
+#define MAX_SECTIONS (1 << 24)
+
 /* Push the table of views of x (at xi) split along 1-based axis. */
 static int do_split(lua_State *L, const char *fname, int xi, int spec, int64_t axis, int strict) {
   ga_array *x = lga_check(L, xi, fname);
@@ -322,13 +328,17 @@ static int do_split(lua_State *L, const char *fname, int xi, int spec, int64_t a
                  "%lld sections (use array_split for unequal pieces)", (long long)n, ax + 1, (long long)pieces);
     each = n / pieces, extra = n % pieces;
   } else if (lua_istable(L, spec) && !lga_toarray(L, spec)) {
-    npoints = (int)luaL_len(L, spec);
+    lua_Unsigned len = lua_rawlen(L, spec);   /* split_point reads raw too */
+    if (len >= MAX_SECTIONS)
+      lga_errorf(L, fname, "too many split points (%llu; at most %d)", (unsigned long long)len, MAX_SECTIONS - 1);
+    npoints = (int)len;
     pieces = (int64_t)npoints + 1;
   } else {
     return lga_errorf(L, fname, "bad argument #2 (a number of sections or a table of 1-based split points expected, "
                       "got %s)", luaL_typename(L, spec));
   }
-  if (pieces > INT_MAX) lga_errorf(L, fname, "too many sections (%lld)", (long long)pieces);
+  if (pieces > MAX_SECTIONS)
+    lga_errorf(L, fname, "too many sections (%lld; at most %d, one view each)", (long long)pieces, MAX_SECTIONS);
   lua_createtable(L, (int)pieces, 0);
   for (int64_t i = 0; i < pieces; i++) {
     int64_t start, len;

@@ -6,6 +6,7 @@
 #include "binding/lga_kernarg.h"
 #include "cuda/ga_cuda.h"
 #include "core/ga_redk.h"
+#include "base/ga_shape.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,10 +188,12 @@ static void virtual_call(lua_State *L, lga_redk *r, ga_redk_call *c, int *arch, 
       v->dtype = dt;
       v->ndim = ndim;
       memcpy(v->shape, shape, sizeof(int64_t) * ndim);
-      ga_shape_size(ndim, shape, GA_ITEMSIZE(dt), &v->size);
-      ga_strides_c(ndim, shape, GA_ITEMSIZE(dt), v->strides);
+      /* the shape's bytes must fit for this dtype, as for a real array */
+      if (ga_shape_size(ndim, shape, GA_ITEMSIZE(dt), &v->size)) lga_fail(L, fname);
       if (transposed)   /* F order: the same memory read transposed */
-        for (int d = 0, st = GA_ITEMSIZE(dt); d < ndim; st *= (int)shape[d], d++) v->strides[d] = st;
+        ga_strides_f(ndim, shape, GA_ITEMSIZE(dt), v->strides);
+      else
+        ga_strides_c(ndim, shape, GA_ITEMSIZE(dt), v->strides);
       ops[a].kind = GA_EWK_ARRAY;
       ops[a].arr = v;
     } else if (a >= r->k.e.nin) {
@@ -211,7 +214,7 @@ static void virtual_call(lua_State *L, lga_redk *r, ga_redk_call *c, int *arch, 
     v->dtype = plan.p.dtype[nin + j];
     v->ndim = plan.out_ndim;
     memcpy(v->shape, plan.out_shape, sizeof(int64_t) * v->ndim);
-    ga_shape_size(v->ndim, v->shape, GA_ITEMSIZE(v->dtype), &v->size);
+    if (ga_shape_size(v->ndim, v->shape, GA_ITEMSIZE(v->dtype), &v->size)) lga_fail(L, fname);
     ga_strides_c(v->ndim, v->shape, GA_ITEMSIZE(v->dtype), v->strides);
     outs[j] = v;
   }

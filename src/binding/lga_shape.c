@@ -7,6 +7,8 @@
  * inputs that are not arrays yet (nested tables, numbers). */
 #include "binding/lga_core.h"
 #include "base/ga_shape.h"
+#include "base/ga_checked.h"
+#include <math.h>
 #include <string.h>
 
 #define HOST_FLAG() lua_toboolean(L, lua_upvalueindex(2))
@@ -24,12 +26,17 @@ static ga_array *arg_array(lua_State *L, int idx, const char *fname) {
   return lga_toarray(L, idx);
 }
 
+/* Integers that count copies: repeat's repeats, tile's reps. */
+static bool counts_what(const char *what) { return !strcmp(what, "repeats") || !strcmp(what, "reps"); }
+
 static int64_t get_int(lua_State *L, int idx, const char *fname, const char *what) {
   lua_Integer v;
   if (lua_isinteger(L, idx)) return lua_tointeger(L, idx);
   if (lua_type(L, idx) == LUA_TNUMBER) {
     lua_Number f = lua_tonumber(L, idx);
     if (lua_numbertointeger(f, &v) && (lua_Number)v == f) return v;
+    /* a whole count past int64 (2^63, 1e300): the result is too big */
+    if (counts_what(what) && f >= 0x1p63 && f < HUGE_VAL) return lga_errorf(L, fname, "%s", GA_TOO_BIG);
   }
   return lga_errorf(L, fname, "%s must be an integer, got %s", what,
                     lua_type(L, idx) == LUA_TNUMBER ? lua_tostring(L, idx) : luaL_typename(L, idx));
@@ -48,8 +55,10 @@ static int get_ints(lua_State *L, int idx, const char *fname, const char *what, 
     out[0] = get_int(L, idx, fname, what);
     return 1;
   }
-  int n = (int)lua_rawlen(L, idx);
-  if (n > GA_MAXDIM) return lga_errorf(L, fname, "too many entries in %s (%d, at most %d)", what, n, GA_MAXDIM);
+  lua_Unsigned len = lua_rawlen(L, idx);
+  if (len > GA_MAXDIM)
+    return lga_errorf(L, fname, "too many entries in %s (%llu, at most %d)", what, (unsigned long long)len, GA_MAXDIM);
+  int n = (int)len;
   for (int i = 0; i < n; i++) {
     lua_rawgeti(L, idx, i + 1);
     out[i] = get_int(L, -1, fname, what);
@@ -100,7 +109,7 @@ static bool get_order(lua_State *L, int idx, const ga_array *a, const char *fnam
 static void push_reshaped(lua_State *L, int idx, int ndim, int64_t *shape, bool fortran, bool copy,
                           const char *fname) {
   ga_array *a = lga_toarray(L, idx);
-  if (ga_reshape_resolve(a->size, ndim, shape)) lga_fail(L, fname);
+  if (ga_reshape_resolve(a->size, GA_ITEMSIZE(a->dtype), ndim, shape)) lga_fail(L, fname);
   int64_t st[GA_MAXDIM];
   if (!copy && ga_reshape_nocopy(a, ndim, shape, fortran, st)) {
     ga_array_set_geometry(lga_new_view(L, idx), ndim, shape, st);
@@ -355,6 +364,14 @@ static ga_array *new_like(lua_State *L, const ga_array *a, int ndim, const int64
   return lga_new_array(L, LGA_STATE(L), fname, GA_DEVICE(a), a->dtype, ndim, shape);
 }
 
+/* *acc = (*acc + shift) mod len, in [0, len), without overflow: the sum of
+ * two values below len < 2^63 fits in uint64. */
+static void add_shift(int64_t *acc, int64_t shift, int64_t len) {
+  if (len == 0) return;
+  uint64_t t = (uint64_t)*acc + (uint64_t)ga_floor_mod_i64(shift, len);
+  *acc = (int64_t)(t % (uint64_t)len);
+}
+
 /* roll(x, shift[, axis]): out[(i + shift) mod n] = x[i] along each axis;
  * without axis, over the flattened array.  Per rolled axis the output is
  * two slices, so 2^m copies of views for m rolled axes. */
@@ -367,29 +384,28 @@ static int l_roll(lua_State *L) {
   const ga_array *src = a;
   ga_array flat;
   if (lua_isnoneornil(L, 3)) {
-    /* over the flat array: roll its C-order ravel, keep x's shape */
+    /* over the flat array: roll its C-order ravel, keep x's shape; NumPy
+     * sums the shifts */
     int64_t m1[1] = {-1};
     push_reshaped(L, 1, 1, m1, false, false, fname);
     flat = *lga_toarray(L, -1);
     src = &flat;
-    for (int k = 0; k < nsh; k++) shift[0] += sh[k];
+    for (int k = 0; k < nsh; k++) add_shift(&shift[0], sh[k], src->shape[0]);
   } else {
     int ax[GA_MAXDIM], nax = get_axes(L, 3, a->ndim, fname, ax, false);
     if (nsh != nax && nsh != 1 && nax != 1)
       return lga_errorf(L, fname, "shift and axis must have the same number of entries (%d and %d)", nsh, nax);
     /* NumPy broadcasts shift against axis: an empty one means no shifts */
     int n = nsh == 0 || nax == 0 ? 0 : nsh > nax ? nsh : nax;
-    for (int k = 0; k < n; k++) shift[ax[nax == 1 ? 0 : k]] += sh[nsh == 1 ? 0 : k];
+    for (int k = 0; k < n; k++) {
+      int i = ax[nax == 1 ? 0 : k];
+      add_shift(&shift[i], sh[nsh == 1 ? 0 : k], a->shape[i]);
+    }
   }
   ga_array *out = new_like(L, src, src->ndim, src->shape, fname);
   int rolled[GA_MAXDIM], m = 0;
-  for (int i = 0; i < src->ndim; i++) {
-    int64_t len = src->shape[i];
-    if (len == 0) continue;
-    shift[i] %= len;
-    if (shift[i] < 0) shift[i] += len;
+  for (int i = 0; i < src->ndim; i++)
     if (shift[i]) rolled[m++] = i;
-  }
   for (int64_t combo = 0; combo < ((int64_t)1 << m); combo++) {
     ga_array s = *src, d = *out;
     for (int k = 0; k < m; k++) {
@@ -467,7 +483,9 @@ static int l_repeat(lua_State *L) {
   int64_t total = 0;
   for (int64_t i = 0; i < nrep; i++) {
     if (rep[i] < 0) return lga_errorf(L, fname, "repeats may not contain negative values");
-    total += nrep == 1 ? rep[i] * n : rep[i];
+    int64_t add = rep[i];
+    if ((nrep == 1 && !ga_mul_i64(rep[i], n, &add)) || !ga_add_i64(total, add, &total))
+      return lga_errorf(L, fname, "%s", GA_TOO_BIG);
   }
   if (src->ndim >= GA_MAXDIM) return lga_errorf(L, fname, "too many dimensions (%d)", src->ndim);
   int64_t oshape[GA_MAXDIM];
@@ -520,7 +538,7 @@ static int l_tile(lua_State *L) {
     r[i] = ir >= 0 ? reps[ir] : 1;
     xs[i] = ia >= 0 ? a->shape[ia] : 1;
     xst[i] = ia >= 0 ? a->strides[ia] : 0;
-    oshape[i] = xs[i] * r[i];
+    if (!ga_mul_i64(xs[i], r[i], &oshape[i])) return lga_errorf(L, fname, "%s", GA_TOO_BIG);
   }
   ga_array *out = new_like(L, a, nd, oshape, fname);
   ga_array s = *a, o = *out;
