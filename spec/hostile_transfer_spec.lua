@@ -35,7 +35,7 @@ end
 -- Calls f with all but a few slots of the Lua stack (LUAI_MAXSTACK) in use:
 -- the varargs of `bottom` fill it.  `room` is found once by bisection.
 local filler = {}
-local function bottom(f, ...) return f() end
+local function bottom(f, ...) return f() end -- luacheck: ignore 212
 local function with_stack(n, f) return bottom(f, table.unpack(filler, 1, n)) end
 local room
 local function nearly_full_room()
@@ -150,7 +150,9 @@ describe("hostile transfer (issue 10)", function()
             "       [   1,  101,  201, ..., 5701, 5801, 5901],",
             "       [   0,  100,  200, ..., 5700, 5800, 5900]], shape=(100, 60))" }, "\n") },
         { "complex, reversed and strided (60, 50)",
-          function() return xp.arange(6000):astype("complex128"):reshape(60, 100)[{ { nil, nil, -1 }, { nil, nil, 2 } }] end,
+          function()
+            return xp.arange(6000):astype("complex128"):reshape(60, 100)[{ { nil, nil, -1 }, { nil, nil, 2 } }]
+          end,
           table.concat({
             "array([[5.900e+03+0.j, 5.902e+03+0.j, 5.904e+03+0.j, ..., 5.994e+03+0.j,",
             "        5.996e+03+0.j, 5.998e+03+0.j],",
