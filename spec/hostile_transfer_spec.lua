@@ -218,6 +218,15 @@ describe("hostile transfer (issue 10)", function()
         assert.is_false(ok)
         assert.are.equal("tostring: not enough memory", err)
       end)
+
+      it("a named failure is not named twice", function()
+        local core, saved = ga.core, ga.core.repr_table
+        core.repr_table = function() error("x.lua:1: tostring: stack overflow (32 nested levels)", 0) end
+        local ok, err = pcall(tostring, xp.zeros(3))
+        core.repr_table = saved
+        assert.is_false(ok)
+        assert.are.equal("x.lua:1: tostring: stack overflow (32 nested levels)", err)
+      end)
     end)
 
     describe("Lua floats into integer arrays (item 6)", function()

@@ -552,7 +552,8 @@ local kinds = { bool = "b", int8 = "i", int16 = "i", int32 = "i", int64 = "i",
 
 --- `tostring(x)`: NumPy's `repr` of the array, summarised with `...` when it
 -- has more than 1000 elements; a freed array prints as
--- `<freed gpuarray.ndarray>`.
+-- `<freed gpuarray.ndarray>`.  It costs O(printed elements), whatever the
+-- size; any failure (out of memory, say) raises `tostring: ...`.
 -- @function ndarray:__tostring
 -- @treturn string
 -- @usage
@@ -567,7 +568,7 @@ core.ndarray_mt.__tostring = function(x)
   local ok, s = pcall(repr, x)
   if ok then return s end
   -- any other failure (out of memory included) is the caller's error
-  if type(s) == "string" and s:sub(1, 10) ~= "tostring: " then s = "tostring: " .. s end
+  if type(s) == "string" and not s:find("tostring: ", 1, true) then s = "tostring: " .. s end
   error(s, 0)
 end
 
