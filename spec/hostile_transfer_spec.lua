@@ -47,6 +47,7 @@ local function nearly_full_room()
     if pcall(with_stack, mid, function() return 1 end) then lo = mid else hi = mid - 1 end
   end
   room = lo
+  collectgarbage("collect")   -- shrinks the stack the overflows above grew
   return room
 end
 
