@@ -552,16 +552,24 @@ local kinds = { bool = "b", int8 = "i", int16 = "i", int32 = "i", int64 = "i",
 
 --- `tostring(x)`: NumPy's `repr` of the array, summarised with `...` when it
 -- has more than 1000 elements; a freed array prints as
--- `<freed gpuarray.ndarray>`.
+-- `<freed gpuarray.ndarray>`.  It costs O(printed elements), whatever the
+-- size; any failure (out of memory, say) raises `tostring: ...`.
 -- @function ndarray:__tostring
 -- @treturn string
 -- @usage
 -- print(tostring(ga.array({1, 2}, "int32")))   --> array([1, 2], dtype=int32)
 -- print(ga.arange(2000))              --> array([   0,    1,    2, ..., 1997, 1998, 1999], shape=(2000,))
-core.ndarray_mt.__tostring = function(x)
-  local ok, t = pcall(core.repr_table, x)
-  if not ok then return "<freed gpuarray.ndarray>" end
+local function repr(x)
+  local t = core.repr_table(x)   -- nil only for a freed array
+  if t == nil then return "<freed gpuarray.ndarray>" end
   return format.repr(t, { dtype = x.dtype, shape = x.shape, kind = kinds[x.dtype] })
+end
+core.ndarray_mt.__tostring = function(x)
+  local ok, s = pcall(repr, x)
+  if ok then return s end
+  -- any other failure (out of memory included) is the caller's error
+  if type(s) == "string" and not s:find("tostring: ", 1, true) then s = "tostring: " .. s end
+  error(s, 0)
 end
 
 -- memory pools --------------------------------------------------------------

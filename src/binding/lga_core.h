@@ -65,6 +65,10 @@ ga_array *lga_to_device(lua_State *L, lga_state *S, int src_idx, int device, int
 ga_array *lga_from_value(lua_State *L, lga_state *S, int idx, int device, int dtype, int force_copy,
                          const char *fname);
 void lga_run_fill(lua_State *L, lga_state *S, ga_array *out, const ga_operand *v, const char *fname);
+/* A Lua float (not integer) put into an array of dtype dt: NaN, +-inf or
+ * out of range for an integer dtype raise (NumPy's OverflowError/ValueError);
+ * in range, the store truncates toward zero. */
+void lga_check_float_fits(lua_State *L, int dt, double v, const char *fname);
 /* dst = src (broadcast, cast to dst's dtype) on dst's stream; errors name fname */
 void lga_run_copy(lua_State *L, lga_state *S, ga_array *dst, const ga_array *src, const char *fname);
 

@@ -228,7 +228,10 @@ static int m_fill(lua_State *L) {
       if (GA_IS_INT(x->dtype) && !ga_int_fits(x->dtype, v.i))   /* NumPy 2 refuses, never wraps */
         return lga_errorf(L, fname, "Lua integer %lld out of bounds for %s", (long long)v.i,
                           ga_dtypes[x->dtype].name);
-    } else v.kind = GA_ARG_FLOAT, v.f = lua_tonumber(L, 2);
+    } else {
+      v.kind = GA_ARG_FLOAT, v.f = lua_tonumber(L, 2);
+      lga_check_float_fits(L, x->dtype, v.f, fname);   /* NumPy 2 refuses, C's cast is undefined */
+    }
     break;
   default: {
     ga_array *s = lga_toarray(L, 2);

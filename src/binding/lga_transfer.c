@@ -3,6 +3,7 @@
  * summarised table tostring() formats. */
 #include "binding/lga_core.h"
 #include "cuda/ga_cuda.h"
+#include <math.h>
 #include <string.h>
 
 void lga_run_fill(lua_State *L, lga_state *S, ga_array *out, const ga_operand *v, const char *fname) {
@@ -58,6 +59,19 @@ ga_array *lga_to_device(lua_State *L, lga_state *S, int src_idx, int device, int
 
 typedef struct nest { int ndim; int64_t shape[GA_MAXDIM]; int kind; /* 0 bool 1 int 2 float */ } nest;
 
+/* The recursions below hold one value per level on the Lua stack (plus a
+ * leaf and its parts); a C function is only promised LUA_MINSTACK slots, and
+ * a coroutine's stack starts small, so grow it first (up to 32 levels). */
+static void reserve_levels(lua_State *L, int ndim, const char *fname) {
+  if (!lua_checkstack(L, ndim + 8)) lga_errorf(L, fname, "stack overflow (%d nested levels)", ndim);
+}
+
+/* A table size hint: the real length, within reason (a hint of 2^31 would
+ * make Lua allocate and clear 32 GB before the first store). */
+static int size_hint(int64_t n) {
+  return n < (1 << 16) ? (int)n : 1 << 16;
+}
+
 static void scan_shape(lua_State *L, int idx, nest *n, const char *fname) {
   n->ndim = 0;
   lua_pushvalue(L, idx);
@@ -101,6 +115,14 @@ static void check_nest(lua_State *L, int idx, nest *n, int depth, const char *fn
   }
 }
 
+void lga_check_float_fits(lua_State *L, int dt, double v, const char *fname) {
+  if (ga_double_fits(dt, v)) return;
+  if (v != v) lga_errorf(L, fname, "cannot convert float NaN to integer");
+  if (v == HUGE_VAL || v == -HUGE_VAL) lga_errorf(L, fname, "cannot convert float inf to integer");
+  lua_pushnumber(L, v);   /* spelled as Lua prints it: 128.0, 1e+300 */
+  lga_errorf(L, fname, "Lua number %s out of bounds for %s", lua_tostring(L, -1), ga_dtypes[dt].name);
+}
+
 static void store_value(lua_State *L, int idx, int dtype, char *p, const char *fname) {
   ga_scalar s;
   if (lua_type(L, idx) == LUA_TBOOLEAN) ga_scalar_from_int(&s, dtype, lua_toboolean(L, idx));
@@ -109,7 +131,11 @@ static void store_value(lua_State *L, int idx, int dtype, char *p, const char *f
     if (GA_IS_INT(dtype) && !ga_int_fits(dtype, v))
       lga_errorf(L, fname, "Lua integer %lld out of bounds for %s", (long long)v, ga_dtypes[dtype].name);
     ga_scalar_from_int(&s, dtype, v);
-  } else ga_scalar_from_double(&s, dtype, lua_tonumber(L, idx));
+  } else {
+    double v = lua_tonumber(L, idx);
+    lga_check_float_fits(L, dtype, v, fname);
+    ga_scalar_from_double(&s, dtype, v);
+  }
   memcpy(p, s.bytes, GA_ITEMSIZE(dtype));
 }
 
@@ -137,6 +163,7 @@ ga_array *lga_from_value(lua_State *L, lga_state *S, int idx, int device, int dt
     lga_errorf(L, fname, "cannot make an array from a %s", luaL_typename(L, idx));
   nest n = {0, {0}, 0};
   scan_shape(L, idx, &n, fname);
+  reserve_levels(L, n.ndim, fname);
   check_nest(L, idx, &n, 0, fname);
   if (dtype < 0) {
     dtype = kind_dtype[n.kind];
@@ -178,49 +205,128 @@ static void push_elem(lua_State *L, const char *p, int dt, bool raw) {
   }
 }
 
-/* Nested table of a C-contiguous host array; with edge > 0, axes longer
- * than 2*edge keep their first and last `edge` entries around "...". */
-static void push_nested(lua_State *L, const ga_array *a, int depth, const char *p, int edge, bool raw) {
-  if (depth == a->ndim) { push_elem(L, p, a->dtype, raw); return; }
-  int64_t n = a->shape[depth], st = a->strides[depth];
-  int summarise = edge > 0 && n > 2 * edge;
-  lua_createtable(L, (int)(summarise ? 2 * edge + 1 : n), 0);
-  int64_t out = 1;
+/* What push_nested walks: strided host memory; on a `cut` axis only the
+ * first and last `edge` entries, around one "..." entry. */
+typedef struct walk {
+  int ndim, dtype;
+  bool raw;
+  int64_t edge;
+  int64_t shape[GA_MAXDIM], strides[GA_MAXDIM];
+  bool cut[GA_MAXDIM];
+} walk;
+
+static void walk_init(walk *w, const ga_array *a, bool raw) {
+  w->ndim = a->ndim;
+  w->dtype = a->dtype;
+  w->raw = raw;
+  w->edge = 0;
+  memcpy(w->shape, a->shape, sizeof(int64_t) * a->ndim);
+  memcpy(w->strides, a->strides, sizeof(int64_t) * a->ndim);
+  memset(w->cut, 0, sizeof w->cut);
+}
+
+/* Needs w->ndim + 3 stack slots (reserve_levels). */
+static void push_nested(lua_State *L, const walk *w, int depth, const char *p) {
+  if (depth == w->ndim) { push_elem(L, p, w->dtype, w->raw); return; }
+  int64_t n = w->shape[depth], st = w->strides[depth];
+  bool cut = w->cut[depth];
+  lua_createtable(L, size_hint(cut ? 2 * w->edge + 1 : n), 0);
+  lua_Integer out = 1;
   for (int64_t i = 0; i < n; i++) {
-    if (summarise && i == edge) {
+    if (cut && i == w->edge) {
       lua_pushliteral(L, "...");
       lua_rawseti(L, -2, out++);
-      i = n - edge;
+      i = n - w->edge;
     }
-    push_nested(L, a, depth + 1, p + i * st, edge, raw);
+    push_nested(L, w, depth + 1, p + i * st);
     lua_rawseti(L, -2, out++);
   }
 }
 
-/* A host, C-contiguous version of the array at idx (pushed). */
-static ga_array *host_contig(lua_State *L, lga_state *S, int idx, const char *fname) {
-  ga_array *a = lga_check(L, idx, fname);
-  if (GA_DEVICE(a) == GA_CPU && ga_is_c_contiguous(a)) {
-    lua_pushvalue(L, idx);
-    return a;
+/* Copy the shown part of sv into dv (whose cut axes are 2*e long).  Each cut
+ * axis becomes two axes of a view, (2, e) with strides ((n-e)*s, s), so one
+ * ga_copy does it; when that would pass GA_MAXDIM axes, the first `excess`
+ * cut axes are walked in their two halves instead. */
+static int copy_shown(const ga_array *dv, const ga_array *sv, bool *cut, int64_t e, int excess, void *stream) {
+  if (excess > 0) {
+    int i = 0;
+    while (!cut[i]) i++;
+    cut[i] = false;
+    int rc = 0;
+    for (int h = 0; h < 2 && !rc; h++) {
+      ga_array d2 = *dv, s2 = *sv;
+      d2.shape[i] = s2.shape[i] = e;
+      d2.size = s2.size = dv->size / 2;
+      d2.offset += h * e * dv->strides[i];
+      s2.offset += h * (sv->shape[i] - e) * sv->strides[i];
+      rc = copy_shown(&d2, &s2, cut, e, excess - 1, stream);
+    }
+    cut[i] = true;
+    return rc;
   }
-  return lga_to_device(L, S, idx, GA_CPU, -1, 1, fname);
+  ga_array d2 = *dv, s2 = *sv;
+  int k = 0;
+  for (int i = 0; i < dv->ndim; i++) {
+    if (cut[i]) {
+      d2.shape[k] = s2.shape[k] = 2;
+      d2.strides[k] = e * dv->strides[i];
+      s2.strides[k++] = (sv->shape[i] - e) * sv->strides[i];
+      d2.shape[k] = s2.shape[k] = e;
+    } else d2.shape[k] = s2.shape[k] = dv->shape[i];
+    d2.strides[k] = dv->strides[i];
+    s2.strides[k++] = sv->strides[i];
+  }
+  d2.ndim = s2.ndim = k;
+  s2.size = d2.size = dv->size;
+  return ga_copy(&d2, &s2, stream);
+}
+
+/* Device array a (stack index idx): push a host array with only its shown
+ * elements (cut axes 2*edge long) and point w at it: O(shown) work. */
+static const char *device_shown(lua_State *L, lga_state *S, int idx, walk *w, const char *fname) {
+  ga_array *a = lga_toarray(L, idx);
+  int dev = GA_DEVICE(a), ncut = 0;
+  for (int i = 0; i < w->ndim; i++) {
+    if (w->cut[i]) w->shape[i] = 2 * w->edge, ncut++;
+  }
+  ga_array *d = lga_new_array(L, S, fname, dev, a->dtype, a->ndim, w->shape);
+  int excess = a->ndim + ncut - GA_MAXDIM;
+  if (copy_shown(d, a, w->cut, w->edge, excess > 0 ? excess : 0, lga_stream(S, dev))) lga_fail(L, fname);
+  ga_array *h = lga_to_device(L, S, -1, GA_CPU, -1, 0, fname);
+  memcpy(w->strides, h->strides, sizeof(int64_t) * h->ndim);
+  return GA_DATA(h);
 }
 
 static int l_totable(lua_State *L) {
   lga_state *S = LGA_STATE(L);
-  ga_array *h = host_contig(L, S, 1, "totable");
-  push_nested(L, h, 0, GA_DATA(h), 0, false);
+  ga_array *a = lga_check(L, 1, "totable");
+  reserve_levels(L, a->ndim, "totable");
+  if (GA_DEVICE(a) != GA_CPU) a = lga_to_device(L, S, 1, GA_CPU, -1, 1, "totable");
+  walk w;
+  walk_init(&w, a, false);
+  push_nested(L, &w, 0, GA_DATA(a));
   return 1;
 }
 
-/* core.repr_table(x, threshold, edge): what format.repr prints */
+/* core.repr_table(x, threshold, edge): what format.repr prints, or nil for
+ * a freed array.  Costs O(shown elements) whatever the size. */
 static int l_repr_table(lua_State *L) {
+  const char *fname = "tostring";
   lga_state *S = LGA_STATE(L);
-  ga_array *a = lga_check(L, 1, "tostring");
+  ga_array *a = lga_toarray(L, 1);
+  if (!a) lga_check(L, 1, fname);
+  if (!a->buf) { lua_pushnil(L); return 1; }
   lua_Integer threshold = luaL_optinteger(L, 2, 1000), edge = luaL_optinteger(L, 3, 3);
-  ga_array *h = host_contig(L, S, 1, "tostring");
-  push_nested(L, h, 0, GA_DATA(h), a->size > threshold ? (int)edge : 0, true);
+  if (a->size == 0) { lua_newtable(L); return 1; }   /* prints as [] */
+  reserve_levels(L, a->ndim, fname);
+  walk w;
+  walk_init(&w, a, true);
+  if (a->size > threshold && edge > 0 && edge < ((int64_t)1 << 40)) {
+    w.edge = edge;
+    for (int i = 0; i < a->ndim; i++) w.cut[i] = a->shape[i] > 2 * edge;
+  }
+  const char *p = GA_DEVICE(a) == GA_CPU ? GA_DATA(a) : device_shown(L, S, 1, &w, fname);
+  push_nested(L, &w, 0, p);
   return 1;
 }
 
