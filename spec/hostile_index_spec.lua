@@ -200,7 +200,7 @@ helper.each_device(function(xp)
     local bad = {
       { "int32", 1e300, "Lua number 1e+300 out of bounds for int32" },
       { "int32", -1e300, "Lua number -1e+300 out of bounds for int32" },
-      { "int32", 2 ^ 31, "Lua number 2147483648 out of bounds for int32" },
+      { "int32", 2 ^ 31, "Lua number 2147483648.0 out of bounds for int32" },
       { "int32", 0 / 0, "cannot convert float NaN to integer" },
       { "int64", math.huge, "cannot convert float infinity to integer" },
       { "uint8", -math.huge, "cannot convert float infinity to integer" },

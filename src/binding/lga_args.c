@@ -120,3 +120,26 @@ void lga_setfuncs(lua_State *L, const luaL_Reg *l, int table_idx) {
     lua_setfield(L, table_idx, l->name);
   }
 }
+
+/* A Lua value stored into dtype dt must fit it, as NumPy's OverflowError for
+ * Python numbers: never a wrap, never C's undefined float -> int cast.  In
+ * range, a float truncates toward zero (NumPy).  The one check behind
+ * array(), full(), fill(), arange/linspace and x[...] = v. */
+void lga_check_fits(lua_State *L, const ga_operand *v, int dt, const char *fname) {
+  if (!GA_IS_INT(dt)) return;
+  if (v->kind == GA_ARG_INT && !ga_int_fits(dt, v->i))
+    lga_errorf(L, fname, "Lua integer %lld out of bounds for %s", (long long)v->i, ga_dtypes[dt].name);
+  if (v->kind != GA_ARG_FLOAT || ga_double_fits(dt, v->f)) return;
+  if (v->f != v->f) lga_errorf(L, fname, "cannot convert float NaN to integer");
+  if (v->f == HUGE_VAL || v->f == -HUGE_VAL) lga_errorf(L, fname, "cannot convert float infinity to integer");
+  lua_pushnumber(L, v->f);   /* spelled as Lua prints it: 128.0, 1e+300 */
+  lga_errorf(L, fname, "Lua number %s out of bounds for %s", lua_tostring(L, -1), ga_dtypes[dt].name);
+}
+
+void lga_check_number(lua_State *L, int idx, int dt, const char *fname) {
+  if (lua_type(L, idx) != LUA_TNUMBER) return;
+  ga_operand v = {GA_ARG_INT, NULL, 0, 0};
+  if (lua_isinteger(L, idx)) v.i = lua_tointeger(L, idx);
+  else v.kind = GA_ARG_FLOAT, v.f = lua_tonumber(L, idx);
+  lga_check_fits(L, &v, dt, fname);
+}

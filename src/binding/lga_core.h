@@ -65,10 +65,13 @@ ga_array *lga_to_device(lua_State *L, lga_state *S, int src_idx, int device, int
 ga_array *lga_from_value(lua_State *L, lga_state *S, int idx, int device, int dtype, int force_copy,
                          const char *fname);
 void lga_run_fill(lua_State *L, lga_state *S, ga_array *out, const ga_operand *v, const char *fname);
-/* A Lua float (not integer) put into an array of dtype dt: NaN, +-inf or
- * out of range for an integer dtype raise (NumPy's OverflowError/ValueError);
- * in range, the store truncates toward zero. */
-void lga_check_float_fits(lua_State *L, int dt, double v, const char *fname);
+/* A Lua value put into an array of dtype dt (lga_args.c): an integer out of
+ * range, or a float that is NaN, +-inf or out of range for an integer dtype
+ * raise (NumPy's OverflowError/ValueError); in range, a float truncates
+ * toward zero.  lga_check_number: the same for the Lua value at idx (any
+ * non-number passes). */
+void lga_check_fits(lua_State *L, const ga_operand *v, int dt, const char *fname);
+void lga_check_number(lua_State *L, int idx, int dt, const char *fname);
 /* dst = src (broadcast, cast to dst's dtype) on dst's stream; errors name fname */
 void lga_run_copy(lua_State *L, lga_state *S, ga_array *dst, const ga_array *src, const char *fname);
 
@@ -95,14 +98,12 @@ void lga_open_reduce(lua_State *L);      /* core._reduce, _reduce_host: the redu
  * (x, key, v); a key's items (returns their count, pushes the key's index
  * arrays, which must stay on the stack while the items are used; errors
  * name fname), and dst = a Lua number, boolean, table or array (broadcast,
- * cast to dst).  lga_check_number: a Lua number at idx stored into dtype
- * (NumPy's OverflowError/ValueError for Python scalars; floats truncate). */
+ * cast to dst). */
 int lga_getitem(lua_State *L);
 int lga_setitem(lua_State *L);
 struct ga_index_item;
 int lga_parse_key(lua_State *L, int key, struct ga_index_item *items, int max, const char *fname);
 void lga_assign(lua_State *L, lga_state *S, ga_array *dst, int value, const char *fname);
-void lga_check_number(lua_State *L, int idx, int dtype, const char *fname);
 /* Register funcs into the table at table_idx, each with the module's state
  * (table field `_state`) as upvalue 1. */
 void lga_setfuncs(lua_State *L, const luaL_Reg *l, int table_idx);

@@ -61,25 +61,13 @@ static ga_operand value_arg(lua_State *L, int idx, const char *fname, int *dt) {
   return o;
 }
 
-/* A Lua value stored into dtype dt must fit it, as NumPy's OverflowError
- * for Python numbers (never a wrap or an undefined float -> int cast). */
-static void check_fits(lua_State *L, const ga_operand *v, int dt, const char *fname) {
-  if (!GA_IS_INT(dt)) return;
-  if (v->kind == GA_ARG_INT && !ga_int_fits(dt, v->i))
-    lga_errorf(L, fname, "Lua integer %lld out of bounds for %s", (long long)v->i, ga_dtypes[dt].name);
-  if (v->kind != GA_ARG_FLOAT || ga_double_fits(dt, v->f)) return;
-  if (isnan(v->f)) lga_errorf(L, fname, "cannot convert float NaN to integer");
-  if (isinf(v->f)) lga_errorf(L, fname, "cannot convert float inf to integer");
-  lga_errorf(L, fname, "Lua number %.14g out of bounds for %s", v->f, ga_dtypes[dt].name);
-}
-
 static int l_full(lua_State *L) {
   int64_t shape[GA_MAXDIM];
   if (lua_isnoneornil(L, 1)) lga_errorf(L, "full", "missing shape");
   int nd = lga_get_shape(L, 1, "full", shape), vdt;
   ga_operand v = value_arg(L, 2, "full", &vdt);
   int dt = dtype_arg(L, 3, "full", vdt);
-  check_fits(L, &v, dt, "full");
+  lga_check_fits(L, &v, dt, "full");
   ga_array *a = lga_new_array(L, LGA_STATE(L), "full", target_device(L), dt, nd, shape);
   lga_run_fill(L, LGA_STATE(L), a, &v, "full");
   return 1;
@@ -99,7 +87,7 @@ static int l_full_like(lua_State *L) {
   int vdt;
   ga_operand v = value_arg(L, 2, "full_like", &vdt);
   ga_array *a = make_like(L, "full_like", 3);
-  check_fits(L, &v, a->dtype, "full_like");
+  lga_check_fits(L, &v, a->dtype, "full_like");
   lga_run_fill(L, LGA_STATE(L), a, &v, "full_like");
   return 1;
 }
@@ -161,8 +149,8 @@ static int l_arange(lua_State *L) {
   }
   int loop = dt == GA_BOOL ? GA_INT64 : dt;
   /* NumPy computes in the dtype from its first two values, which must fit */
-  if (n > 0) check_fits(L, &o_start, loop, fname);
-  if (n > 1) check_fits(L, &o_next, loop, fname);
+  if (n > 0) lga_check_fits(L, &o_start, loop, fname);
+  if (n > 1) lga_check_fits(L, &o_next, loop, fname);
   ga_array *a = lga_new_array(L, LGA_STATE(L), fname, target_device(L), dt, 1, &n);
   if (ga_arange_fill(a, &o_start, &o_step, loop, lga_stream(LGA_STATE(L), GA_DEVICE(a)))) return lga_fail(L, fname);
   return 1;
@@ -213,8 +201,8 @@ static int l_linspace(lua_State *L) {
   ga_operand o_start = {GA_ARG_FLOAT, NULL, 0, start}, o_step = {GA_ARG_FLOAT, NULL, 0, step};
   /* the samples run from the first to the last: both must fit an integer dtype */
   ga_operand o_last = {GA_ARG_FLOAT, NULL, 0, endpoint ? stop : start + (double)(n - 1) * step};
-  if (n > 0) check_fits(L, &o_start, dt, fname);
-  if (n > 1) check_fits(L, &o_last, dt, fname);
+  if (n > 0) lga_check_fits(L, &o_start, dt, fname);
+  if (n > 1) lga_check_fits(L, &o_last, dt, fname);
   lga_state *S = LGA_STATE(L);
   ga_array *a = lga_new_array(L, S, fname, target_device(L), dt, 1, &n);
   int loop = GA_IS_COMPLEX(dt) ? dt : (GA_IS_FLOAT(dt) ? dt : GA_FLOAT64);

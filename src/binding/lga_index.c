@@ -137,21 +137,6 @@ int lga_setitem(lua_State *L) {
   return 0;
 }
 
-void lga_check_number(lua_State *L, int idx, int dtype, const char *fname) {
-  if (!GA_IS_INT(dtype) || lua_type(L, idx) != LUA_TNUMBER) return;
-  const char *dt = ga_dtypes[dtype].name;
-  if (lua_isinteger(L, idx)) {
-    lua_Integer v = lua_tointeger(L, idx);
-    if (!ga_int_fits(dtype, v)) lga_errorf(L, fname, "Lua integer %lld out of bounds for %s", (long long)v, dt);
-    return;
-  }
-  double v = lua_tonumber(L, idx);
-  if (ga_double_fits(dtype, v)) return;   /* truncated toward zero, as NumPy */
-  if (isnan(v)) lga_errorf(L, fname, "cannot convert float NaN to integer");
-  if (isinf(v)) lga_errorf(L, fname, "cannot convert float infinity to integer");
-  lga_errorf(L, fname, "Lua number %.14g out of bounds for %s", v, dt);
-}
-
 void lga_assign(lua_State *L, lga_state *S, ga_array *dst, int value, const char *fname) {
   value = lua_absindex(L, value);
   int t = lua_type(L, value);

@@ -225,13 +225,10 @@ static int m_fill(lua_State *L) {
   case LUA_TNUMBER:
     if (lua_isinteger(L, 2)) {
       v.i = lua_tointeger(L, 2);
-      if (GA_IS_INT(x->dtype) && !ga_int_fits(x->dtype, v.i))   /* NumPy 2 refuses, never wraps */
-        return lga_errorf(L, fname, "Lua integer %lld out of bounds for %s", (long long)v.i,
-                          ga_dtypes[x->dtype].name);
     } else {
       v.kind = GA_ARG_FLOAT, v.f = lua_tonumber(L, 2);
-      lga_check_float_fits(L, x->dtype, v.f, fname);   /* NumPy 2 refuses, C's cast is undefined */
     }
+    lga_check_fits(L, &v, x->dtype, fname);   /* NumPy 2 refuses: never a wrap or C's undefined cast */
     break;
   default: {
     ga_array *s = lga_toarray(L, 2);

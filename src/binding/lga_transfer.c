@@ -115,26 +115,13 @@ static void check_nest(lua_State *L, int idx, nest *n, int depth, const char *fn
   }
 }
 
-void lga_check_float_fits(lua_State *L, int dt, double v, const char *fname) {
-  if (ga_double_fits(dt, v)) return;
-  if (v != v) lga_errorf(L, fname, "cannot convert float NaN to integer");
-  if (v == HUGE_VAL || v == -HUGE_VAL) lga_errorf(L, fname, "cannot convert float inf to integer");
-  lua_pushnumber(L, v);   /* spelled as Lua prints it: 128.0, 1e+300 */
-  lga_errorf(L, fname, "Lua number %s out of bounds for %s", lua_tostring(L, -1), ga_dtypes[dt].name);
-}
-
 static void store_value(lua_State *L, int idx, int dtype, char *p, const char *fname) {
   ga_scalar s;
   if (lua_type(L, idx) == LUA_TBOOLEAN) ga_scalar_from_int(&s, dtype, lua_toboolean(L, idx));
-  else if (lua_isinteger(L, idx)) {
-    lua_Integer v = lua_tointeger(L, idx);
-    if (GA_IS_INT(dtype) && !ga_int_fits(dtype, v))
-      lga_errorf(L, fname, "Lua integer %lld out of bounds for %s", (long long)v, ga_dtypes[dtype].name);
-    ga_scalar_from_int(&s, dtype, v);
-  } else {
-    double v = lua_tonumber(L, idx);
-    lga_check_float_fits(L, dtype, v, fname);
-    ga_scalar_from_double(&s, dtype, v);
+  else {
+    lga_check_number(L, idx, dtype, fname);
+    if (lua_isinteger(L, idx)) ga_scalar_from_int(&s, dtype, lua_tointeger(L, idx));
+    else ga_scalar_from_double(&s, dtype, lua_tonumber(L, idx));
   }
   memcpy(p, s.bytes, GA_ITEMSIZE(dtype));
 }
