@@ -33,15 +33,21 @@ local U = core.ufuncs
 local M = core.ndarray_methods
 local F = {}   -- what init.lua copies into ga and ga.host
 
--- Call f; on error, raise its message under the public name `fname` at the
--- caller's caller (the C closures name the internal op rows: `_round`).
-local function call(fname, f, ...)
-  local ok, r1 = pcall(f, ...)
-  if ok then return r1 end
-  error((tostring(r1):gsub("^[%w_]+: ", fname .. ": ", 1)), 3)
-end
+-- The op rows the functions below run, as functions whose errors name the
+-- public function and the line that called it (core.ufunc_as).
+local as = core.ufunc_as
+local where_row, round_row, angle_row = as("_where", "where"), as("_round", "round"), as("_angle", "angle")
+local clip_rows = { clip = as("clip", "clip"), minimum = as("minimum", "clip"), maximum = as("maximum", "clip"),
+                    positive = as("positive", "clip") }
 
 local function is_array(x) return getmetatable(x) == core.ndarray_mt end
+
+-- {min, max} of each integer dtype (uint64's max is beyond Lua's integers)
+local int_range = {
+  int8 = { -128, 127 }, uint8 = { 0, 255 }, int16 = { -32768, 32767 }, uint16 = { 0, 65535 },
+  int32 = { -2147483648, 2147483647 }, uint32 = { 0, 4294967295 },
+  int64 = { math.mininteger, math.maxinteger }, uint64 = { 0, nil },
+}
 
 for name, f in pairs(U) do
   if name:sub(1, 1) ~= "_" then F[name] = f end
@@ -306,7 +312,7 @@ function F.where(cond, x, y, opts)
   end
   if type(cond) == "number" then cond = cond ~= 0
   elseif is_array(cond) and cond.dtype ~= "bool" then cond = cond:astype("bool") end
-  return call("where", U._where, cond, x, y, opts)
+  return where_row(cond, x, y, opts)
 end
 
 --- Limit the values to `[lo, hi]`: `minimum(maximum(a, lo), hi)`.  Either
@@ -324,12 +330,20 @@ end
 -- print(ga.clip(a, nil, 2))           --> array([0, 1, 2, 2, 2, 2])
 -- print(a:clip(3))                    --> array([3, 3, 3, 3, 4, 5])
 function F.clip(a, lo, hi, opts)
-  if lo == nil then
-    if hi == nil then error("clip: at least one of the bounds lo, hi must be given (nil means none)", 2) end
-    return call("clip", U.minimum, a, hi, opts)
+  if lo == nil and hi == nil then
+    error("clip: at least one of the bounds lo, hi must be given (nil means none)", 2)
   end
-  if hi == nil then return call("clip", U.maximum, a, lo, opts) end
-  return call("clip", U.clip, a, lo, hi, opts)
+  -- NumPy drops a Python-integer bound beyond an integer array's range
+  -- (no value clips against it), before any promotion
+  local r = is_array(a) and int_range[a.dtype]
+  if r then
+    if math.type(lo) == "integer" and lo <= r[1] then lo = nil end
+    if math.type(hi) == "integer" and r[2] and hi >= r[2] then hi = nil end
+    if lo == nil and hi == nil then return clip_rows.positive(a, opts) end
+  end
+  if lo == nil then return clip_rows.minimum(a, hi, opts) end
+  if hi == nil then return clip_rows.maximum(a, lo, opts) end
+  return clip_rows.clip(a, lo, hi, opts)
 end
 
 --- Exponents and logarithms.
@@ -614,7 +628,7 @@ function F.round(x, decimals, opts)
   end
   -- NumPy rounds a bool array through float16
   if is_array(x) and x.dtype == "bool" then x = x:astype("float16") end
-  return call("round", U._round, x, decimals, opts)
+  return round_row(x, decimals, opts)
 end
 
 --- Round to `decimals` decimal places; the same function as `ga.round`.
@@ -751,8 +765,9 @@ function F.angle(x, deg)
   end
   -- NumPy computes arctan2(0, x) for a real x: bool gives float64
   if is_array(x) and x.dtype == "bool" then x = x:astype("float64") end
-  local a = call("angle", U._angle, x)
-  if deg then U.rad2deg(a, { out = a }) end
+  local a = angle_row(x)
+  if not deg then return a end
+  U.rad2deg(a, { out = a })
   return a
 end
 
