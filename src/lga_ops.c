@@ -134,6 +134,16 @@ static int ufunc_as(lua_State *L) {
   return 1;
 }
 
+/* core.dtype_of(x): x's dtype name, or nil for anything but a live array:
+ * the Lua functions built on a row look at their operands with it, and
+ * leave the errors (freed, not an array) to the row. */
+static int dtype_of(lua_State *L) {
+  ga_array *a = lga_toarray(L, 1);
+  if (!a || !a->buf) return 0;
+  lua_pushstring(L, ga_dtypes[a->dtype].name);
+  return 1;
+}
+
 void lga_open_ops(lua_State *L) {
   int mod = lua_gettop(L);
   lua_newtable(L);   /* module.ufuncs: name -> function */
@@ -147,4 +157,6 @@ void lga_open_ops(lua_State *L) {
   lua_getfield(L, mod, "_state");
   lua_pushcclosure(L, ufunc_as, 1);
   lua_setfield(L, mod, "ufunc_as");
+  lua_pushcfunction(L, dtype_of);
+  lua_setfield(L, mod, "dtype_of");
 }

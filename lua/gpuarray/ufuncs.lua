@@ -35,7 +35,7 @@ local F = {}   -- what init.lua copies into ga and ga.host
 
 -- The op rows the functions below run, as functions whose errors name the
 -- public function and the line that called it (core.ufunc_as).
-local as = core.ufunc_as
+local as, dtype_of = core.ufunc_as, core.dtype_of
 local where_row, round_row, angle_row = as("_where", "where"), as("_round", "round"), as("_angle", "angle")
 local clip_rows = { clip = as("clip", "clip"), minimum = as("minimum", "clip"), maximum = as("maximum", "clip"),
                     positive = as("positive", "clip") }
@@ -311,7 +311,7 @@ function F.where(cond, x, y, opts)
     error("where: takes cond alone (the same as ga.nonzero(cond)) or cond, x and y", 2)
   end
   if type(cond) == "number" then cond = cond ~= 0
-  elseif is_array(cond) and cond.dtype ~= "bool" then cond = cond:astype("bool") end
+  elseif (dtype_of(cond) or "bool") ~= "bool" then cond = cond:astype("bool") end
   return where_row(cond, x, y, opts)
 end
 
@@ -335,7 +335,7 @@ function F.clip(a, lo, hi, opts)
   end
   -- NumPy drops a Python-integer bound beyond an integer array's range
   -- (no value clips against it), before any promotion
-  local r = is_array(a) and int_range[a.dtype]
+  local r = int_range[dtype_of(a) or "bool"]
   if r then
     if math.type(lo) == "integer" and lo <= r[1] then lo = nil end
     if math.type(hi) == "integer" and r[2] and hi >= r[2] then hi = nil end
@@ -627,7 +627,7 @@ function F.round(x, decimals, opts)
     decimals = d
   end
   -- NumPy rounds a bool array through float16
-  if is_array(x) and x.dtype == "bool" then x = x:astype("float16") end
+  if dtype_of(x) == "bool" then x = x:astype("float16") end
   return round_row(x, decimals, opts)
 end
 
@@ -764,7 +764,7 @@ function F.angle(x, deg)
     error("angle: deg must be a boolean, got " .. type(deg), 2)
   end
   -- NumPy computes arctan2(0, x) for a real x: bool gives float64
-  if is_array(x) and x.dtype == "bool" then x = x:astype("float64") end
+  if dtype_of(x) == "bool" then x = x:astype("float64") end
   local a = angle_row(x)
   if not deg then return a end
   U.rad2deg(a, { out = a })
