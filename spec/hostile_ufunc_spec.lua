@@ -43,6 +43,11 @@ local VALUES = {
     function(xp) return ga.sqrt(a(xp, { 4 }), { dtype = "float32" }) end, { 2 }, "float32" },
   { "ldexp(float32, 3, dtype=float64)",
     function(xp) return ga.ldexp(a(xp, { 1 }, "float32"), 3, { dtype = "float64" }) end, { 8 }, "float64" },
+  { "round(float64, 1, dtype=float32): the decimals slot is not what dtype= names",
+    function(xp) return ga.round(a(xp, { 1.25 }), 1, { dtype = "float32" }) end, { 1.2 }, "float32" },
+  { "where(cond, int64, int64, dtype=int32)",
+    function(xp) return ga.where(a(xp, { true, false }), a(xp, { 1, 2 }), a(xp, { 3, 4 }), { dtype = "int32" }) end,
+    { 1, 4 }, "int32" },
   { "isnan(float64, dtype=bool, casting=no)",
     function(xp) return ga.isnan(a(xp, { 1.5 }), { dtype = "bool", casting = "no" }) end, { false }, "bool" },
   -- a Lua integer is checked against the loop's dtype, not the array's
@@ -153,8 +158,8 @@ local ERRORS = {
     "logical_or: No loop matching the specified signature and casting was found for ufunc logical_or" },
   { "isnan(float64, dtype=float64)", function(xp) return ga.isnan(a(xp, { 1 }), { dtype = "float64" }) end,
     "isnan: No loop matching the specified signature and casting was found for ufunc isnan" },
-  { "ldexp(float64, 3, dtype=float32)",
-    function(xp) return ga.ldexp(a(xp, { 1 }), 3, { dtype = "float32" }) end,
+  { "ldexp(float64, 3, dtype=int32)",
+    function(xp) return ga.ldexp(a(xp, { 1 }), 3, { dtype = "int32" }) end,
     "ldexp: No loop matching the specified signature and casting was found for ufunc ldexp" },
 }
 

@@ -71,11 +71,14 @@ static int search(const ga_op *op, const ga_operand *ins, const int *eff, int X,
 }
 
 /* NumPy's second try for dtype=X: the loop whose every argument is X, the
- * inputs cast as the casting rule allows (checked after). */
+ * inputs cast as the casting rule allows (checked after).  A fixed slot
+ * (round's decimals, where's cond) is not what dtype= names: it may differ
+ * (NumPy's ldexp, whose exponent is in its signature, refuses
+ * ldexp(float64, 3, dtype=float32); this gives float32). */
 static bool homogeneous(const ga_op *op, int X) {
   if (!(op->types & (1u << X))) return false;
   for (int k = 0; k < op->nin + op->nout; k++)
-    if (ga_op_arg_dtype(op, X, k) != X) return false;
+    if (ga_op_arg_dtype(op, X, k) != X && !(k < op->nin && ga_op_in_fixed(op, k))) return false;
   return true;
 }
 

@@ -18,7 +18,12 @@
 -- * `out`: the array to write the result into (it may be one of the
 --   inputs); it is returned.  Ufuncs with two outputs (`divmod`, `modf`,
 --   `frexp`) take a table of two arrays.
--- * `dtype`: the output dtype (the loop is chosen to give it)
+-- * `dtype`: the output dtype, as NumPy's `dtype=` (a signature for the
+--   outputs): the first loop giving it that the inputs cast to safely, else
+--   the loop computing in `dtype` itself, the inputs cast as `casting`
+--   allows (`ga.add(int32_array, 1, {dtype = "int8"})` wraps; a float64
+--   array into int64 is refused).  Comparisons and logical functions
+--   ignore `dtype = "bool"`.  A Lua integer must fit the loop's dtype.
 -- * `casting`: `"same_kind"` (default), `"unsafe"`, `"safe"`, `"equiv"` or
 --   `"no"`, the rule the input and output casts must obey
 --
@@ -316,8 +321,10 @@ function F.where(cond, x, y, opts)
 end
 
 --- Limit the values to `[lo, hi]`: `minimum(maximum(a, lo), hi)`.  Either
--- bound may be `nil` for none (not both, as in NumPy); the bounds
--- broadcast and promote like the operands of any ufunc.
+-- bound may be `nil` for none (not both); the bounds broadcast and promote
+-- like the operands of any ufunc.  As in NumPy, a Lua-integer bound beyond
+-- an integer array's range is dropped (`clip(uint8_array, -1, 300)` is a
+-- uint8 copy), not an error.
 -- @function ga.clip
 -- @param a an array or a Lua number
 -- @param lo the lower bound: an array, a Lua number or `nil`
@@ -912,8 +919,10 @@ end
 -- @usage print(ga.fmin(ga.array({1, 5, 0 / 0}), 3))   --> array([1., 3., 3.])
 
 --- Logic.
--- Truth values of any dtype (non-zero is true, NaN too); the results are
--- bool arrays.
+-- Truth values of any dtype (non-zero is true, NaN too), each operand's
+-- tested in its own dtype (`logical_or(float32_array, 1e-50)` is true,
+-- `logical_and(int8_array, 300)` needs no int8 300); the results are bool
+-- arrays.
 -- @section logic
 
 --- Element-wise `a and b` of truth values.
