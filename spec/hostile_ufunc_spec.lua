@@ -48,6 +48,10 @@ local VALUES = {
   { "where(cond, int64, int64, dtype=int32)",
     function(xp) return ga.where(a(xp, { true, false }), a(xp, { 1, 2 }), a(xp, { 3, 4 }), { dtype = "int32" }) end,
     { 1, 4 }, "int32" },
+  { "subtract(bool, true, dtype=int8)",
+    function(xp) return ga.subtract(a(xp, { true }), true, { dtype = "int8" }) end, { 0 }, "int8" },
+  { "negative(bool, dtype=int16)",
+    function(xp) return ga.negative(a(xp, { true, false }), { dtype = "int16" }) end, { -1, 0 }, "int16" },
   { "isnan(float64, dtype=bool, casting=no)",
     function(xp) return ga.isnan(a(xp, { 1.5 }), { dtype = "bool", casting = "no" }) end, { false }, "bool" },
   -- a Lua integer is checked against the loop's dtype, not the array's
@@ -156,10 +160,13 @@ local ERRORS = {
   { "logical_or(bool, 2, dtype=int8)",
     function(xp) return ga.logical_or(a(xp, { true }), 2, { dtype = "int8" }) end,
     "logical_or: No loop matching the specified signature and casting was found for ufunc logical_or" },
+  { "subtract(bool, bool, dtype=bool)",
+    function(xp) return ga.subtract(a(xp, { true }), a(xp, { true }), { dtype = "bool" }) end,
+    "subtract: the boolean subtract is not supported" },
   { "isnan(float64, dtype=float64)", function(xp) return ga.isnan(a(xp, { 1 }), { dtype = "float64" }) end,
     "isnan: No loop matching the specified signature and casting was found for ufunc isnan" },
-  { "ldexp(float64, 3, dtype=int32)",
-    function(xp) return ga.ldexp(a(xp, { 1 }), 3, { dtype = "int32" }) end,
+  { "ldexp(float64, 3, dtype=float32): the exponent is in ldexp's signature",
+    function(xp) return ga.ldexp(a(xp, { 1 }), 3, { dtype = "float32" }) end,
     "ldexp: No loop matching the specified signature and casting was found for ufunc ldexp" },
 }
 

@@ -71,14 +71,16 @@ static int search(const ga_op *op, const ga_operand *ins, const int *eff, int X,
 }
 
 /* NumPy's second try for dtype=X: the loop whose every argument is X, the
- * inputs cast as the casting rule allows (checked after).  A fixed slot
- * (round's decimals, where's cond) is not what dtype= names: it may differ
- * (NumPy's ldexp, whose exponent is in its signature, refuses
- * ldexp(float64, 3, dtype=float32); this gives float32). */
+ * inputs cast as the casting rule allows (checked after).  A fixed slot is
+ * part of a ufunc's signature (NumPy refuses ldexp(float64, 3,
+ * dtype=float32)), but not of the rows behind Lua functions ("_round",
+ * "_where": NumPy's round and where have no dtype=): their decimals and
+ * cond are not what dtype= names. */
 static bool homogeneous(const ga_op *op, int X) {
   if (!(op->types & (1u << X))) return false;
+  bool internal = op->name[0] == '_';
   for (int k = 0; k < op->nin + op->nout; k++)
-    if (ga_op_arg_dtype(op, X, k) != X && !(k < op->nin && ga_op_in_fixed(op, k))) return false;
+    if (ga_op_arg_dtype(op, X, k) != X && !(internal && k < op->nin && ga_op_in_fixed(op, k))) return false;
   return true;
 }
 
@@ -139,7 +141,8 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
     if (a->dtype != GA_BOOL) all_bool = arrays_bool = false;
   }
   if (narr == 0) return ga_err(GA_EINVAL, "at least one operand must be an array");
-  if ((op->flags & GA_OPF_NOBOOL) && all_bool)
+  /* (with dtype= a non-bool loop is asked for: subtract(b, b, dtype=int8)) */
+  if ((op->flags & GA_OPF_NOBOOL) && all_bool && (dtype_req < 0 || dtype_req == GA_BOOL))
     return ga_err(GA_ETYPE, "the boolean %s is not supported (as in NumPy); use the logical or "
                   "bitwise functions instead", op->name);
   int P = np ? ga_result_type(np, pdt, sizeof pdt[0]) : -1;
