@@ -18,7 +18,12 @@
 -- * `out`: the array to write the result into (it may be one of the
 --   inputs); it is returned.  Ufuncs with two outputs (`divmod`, `modf`,
 --   `frexp`) take a table of two arrays.
--- * `dtype`: the output dtype (the loop is chosen to give it)
+-- * `dtype`: the output dtype, as NumPy's `dtype=` (a signature for the
+--   outputs): the first loop giving it that the inputs cast to safely, else
+--   the loop computing in `dtype` itself, the inputs cast as `casting`
+--   allows (`ga.add(int32_array, 1, {dtype = "int8"})` wraps; a float64
+--   array into int64 is refused).  Comparisons and logical functions
+--   ignore `dtype = "bool"`.  A Lua integer must fit the loop's dtype.
 -- * `casting`: `"same_kind"` (default), `"unsafe"`, `"safe"`, `"equiv"` or
 --   `"no"`, the rule the input and output casts must obey
 --
@@ -33,15 +38,21 @@ local U = core.ufuncs
 local M = core.ndarray_methods
 local F = {}   -- what init.lua copies into ga and ga.host
 
--- Call f; on error, raise its message under the public name `fname` at the
--- caller's caller (the C closures name the internal op rows: `_round`).
-local function call(fname, f, ...)
-  local ok, r1 = pcall(f, ...)
-  if ok then return r1 end
-  error((tostring(r1):gsub("^[%w_]+: ", fname .. ": ", 1)), 3)
-end
+-- The op rows the functions below run, as functions whose errors name the
+-- public function and the line that called it (core.ufunc_as).
+local as, dtype_of = core.ufunc_as, core.dtype_of
+local where_row, round_row, angle_row = as("_where", "where"), as("_round", "round"), as("_angle", "angle")
+local clip_rows = { clip = as("clip", "clip"), minimum = as("minimum", "clip"), maximum = as("maximum", "clip"),
+                    positive = as("positive", "clip") }
 
 local function is_array(x) return getmetatable(x) == core.ndarray_mt end
+
+-- {min, max} of each integer dtype (uint64's max is beyond Lua's integers)
+local int_range = {
+  int8 = { -128, 127 }, uint8 = { 0, 255 }, int16 = { -32768, 32767 }, uint16 = { 0, 65535 },
+  int32 = { -2147483648, 2147483647 }, uint32 = { 0, 4294967295 },
+  int64 = { math.mininteger, math.maxinteger }, uint64 = { 0, nil },
+}
 
 for name, f in pairs(U) do
   if name:sub(1, 1) ~= "_" then F[name] = f end
@@ -305,13 +316,15 @@ function F.where(cond, x, y, opts)
     error("where: takes cond alone (the same as ga.nonzero(cond)) or cond, x and y", 2)
   end
   if type(cond) == "number" then cond = cond ~= 0
-  elseif is_array(cond) and cond.dtype ~= "bool" then cond = cond:astype("bool") end
-  return call("where", U._where, cond, x, y, opts)
+  elseif (dtype_of(cond) or "bool") ~= "bool" then cond = cond:astype("bool") end
+  return where_row(cond, x, y, opts)
 end
 
 --- Limit the values to `[lo, hi]`: `minimum(maximum(a, lo), hi)`.  Either
--- bound may be `nil` for none (not both, as in NumPy); the bounds
--- broadcast and promote like the operands of any ufunc.
+-- bound may be `nil` for none (not both); the bounds broadcast and promote
+-- like the operands of any ufunc.  As in NumPy, a Lua-integer bound beyond
+-- an integer array's range is dropped (`clip(uint8_array, -1, 300)` is a
+-- uint8 copy), not an error.
 -- @function ga.clip
 -- @param a an array or a Lua number
 -- @param lo the lower bound: an array, a Lua number or `nil`
@@ -324,12 +337,20 @@ end
 -- print(ga.clip(a, nil, 2))           --> array([0, 1, 2, 2, 2, 2])
 -- print(a:clip(3))                    --> array([3, 3, 3, 3, 4, 5])
 function F.clip(a, lo, hi, opts)
-  if lo == nil then
-    if hi == nil then error("clip: at least one of the bounds lo, hi must be given (nil means none)", 2) end
-    return call("clip", U.minimum, a, hi, opts)
+  if lo == nil and hi == nil then
+    error("clip: at least one of the bounds lo, hi must be given (nil means none)", 2)
   end
-  if hi == nil then return call("clip", U.maximum, a, lo, opts) end
-  return call("clip", U.clip, a, lo, hi, opts)
+  -- NumPy drops a Python-integer bound beyond an integer array's range
+  -- (no value clips against it), before any promotion
+  local r = int_range[dtype_of(a) or "bool"]
+  if r then
+    if math.type(lo) == "integer" and lo <= r[1] then lo = nil end
+    if math.type(hi) == "integer" and r[2] and hi >= r[2] then hi = nil end
+    if lo == nil and hi == nil then return clip_rows.positive(a, opts) end
+  end
+  if lo == nil then return clip_rows.minimum(a, hi, opts) end
+  if hi == nil then return clip_rows.maximum(a, lo, opts) end
+  return clip_rows.clip(a, lo, hi, opts)
 end
 
 --- Exponents and logarithms.
@@ -613,8 +634,8 @@ function F.round(x, decimals, opts)
     decimals = d
   end
   -- NumPy rounds a bool array through float16
-  if is_array(x) and x.dtype == "bool" then x = x:astype("float16") end
-  return call("round", U._round, x, decimals, opts)
+  if dtype_of(x) == "bool" then x = x:astype("float16") end
+  return round_row(x, decimals, opts)
 end
 
 --- Round to `decimals` decimal places; the same function as `ga.round`.
@@ -750,9 +771,10 @@ function F.angle(x, deg)
     error("angle: deg must be a boolean, got " .. type(deg), 2)
   end
   -- NumPy computes arctan2(0, x) for a real x: bool gives float64
-  if is_array(x) and x.dtype == "bool" then x = x:astype("float64") end
-  local a = call("angle", U._angle, x)
-  if deg then U.rad2deg(a, { out = a }) end
+  if dtype_of(x) == "bool" then x = x:astype("float64") end
+  local a = angle_row(x)
+  if not deg then return a end
+  U.rad2deg(a, { out = a })
   return a
 end
 
@@ -897,8 +919,10 @@ end
 -- @usage print(ga.fmin(ga.array({1, 5, 0 / 0}), 3))   --> array([1., 3., 3.])
 
 --- Logic.
--- Truth values of any dtype (non-zero is true, NaN too); the results are
--- bool arrays.
+-- Truth values of any dtype (non-zero is true, NaN too), each operand's
+-- tested in its own dtype (`logical_or(float32_array, 1e-50)` is true,
+-- `logical_and(int8_array, 300)` needs no int8 300); the results are bool
+-- arrays.
 -- @section logic
 
 --- Element-wise `a and b` of truth values.

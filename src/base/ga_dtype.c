@@ -104,6 +104,20 @@ bool ga_can_cast(int from, int to, int casting) {
 
 int ga_promote(int a, int b) { return promote_tab[a][b]; }
 
+/* NumPy's type numbers order ours but for float16 (NPY_HALF is last). */
+static int type_num_rank(int dt) { return dt == GA_FLOAT16 ? GA_NDTYPES : dt; }
+
+int ga_result_type(int n, const int *dtypes, size_t stride) {
+#define GA_DT_AT(i) (*(const int *)((const char *)dtypes + (size_t)(i) * stride))
+  int main = 0;
+  for (int i = 1; i < n; i++)
+    if (type_num_rank(GA_DT_AT(i)) > type_num_rank(GA_DT_AT(main))) main = i;
+  int m = GA_DT_AT(main), r = m;
+  for (int i = 0; i < n; i++) r = ga_promote(r, ga_promote(m, GA_DT_AT(i)));
+  return r;
+#undef GA_DT_AT
+}
+
 bool ga_int_fits(int dt, int64_t v) {
   switch (dt) {
   case GA_BOOL: return v == 0 || v == 1;

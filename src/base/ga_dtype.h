@@ -66,6 +66,13 @@ extern const char *const ga_casting_names[];
 bool ga_can_cast(int from, int to, int casting);
 /* NumPy's promote_types: the smallest dtype both cast to safely. */
 int ga_promote(int a, int b);
+/* NumPy's result_type of n dtypes (PyArray_PromoteDTypeSequence): the
+ * "main" dtype -- the latest in NumPy's type-number order, where float16
+ * comes last -- promotes with each of the others and those results promote
+ * together.  Not a pairwise fold: uint8, int8, float16 gives float16, not
+ * float32.  dtypes[i] is read at (char *)dtypes + i * stride (a member of
+ * an array of structs: stride = sizeof the struct). */
+int ga_result_type(int n, const int *dtypes, size_t stride);
 
 /* A scalar value held in any dtype (16 bytes covers complex128). */
 typedef union ga_scalar {

@@ -108,6 +108,11 @@ enum { GA_SIG_SAME, GA_SIG_BOOL, GA_SIG_FLOATY, GA_SIG_REAL, GA_SIG_TI, GA_SIG_F
 
 /* Flags */
 #define GA_OPF_NOBOOL 1u   /* NumPy refuses this op when every input is bool */
+/* A logical op (BOOL rows): each operand's truth is tested in its own
+ * dtype.  Operands of one dtype use loop T; any other mix (or a Lua number)
+ * the bool loop, every operand cast to bool -- NumPy's logical promoter.
+ * The cast to bool is the truth test, so no casting rule applies to it. */
+#define GA_OPF_TRUTH 2u
 
 typedef enum ga_op_id {
 #define GA_OP(ID, name, nin, nout, tset, sig, flags, ...) GA_OP_##ID,

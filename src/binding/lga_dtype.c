@@ -32,14 +32,16 @@ static int l_can_cast(lua_State *L) {
   return 1;
 }
 
-/* ga.result_type(...): arrays and dtype names promote as promote_types;
- * Lua numbers and booleans are weak: they take the others' dtype when its
- * kind can hold them (an integer next to a bool array gives int64, a float
- * next to an integer array float64), and their default dtypes when alone. */
+/* ga.result_type(...): arrays and dtype names promote by NumPy's n-ary rule
+ * (ga_result_type, not pairwise); Lua numbers and booleans are weak: they
+ * take the others' dtype when its kind can hold them (an integer next to a
+ * bool array gives int64, a float next to an integer array float64), and
+ * their default dtypes when alone. */
 static int l_result_type(lua_State *L) {
   const char *fname = "result_type";
-  int n = lua_gettop(L), P = -1, has_int = 0, has_float = 0;
+  int n = lua_gettop(L), P = -1, has_int = 0, has_float = 0, nd = 0;
   if (n == 0) return lga_errorf(L, fname, "at least one array, dtype name or number is required");
+  int *dts = lua_newuserdatauv(L, sizeof(int) * (size_t)n, 0);   /* collected with the call */
   for (int i = 1; i <= n; i++) {
     switch (lua_type(L, i)) {
     case LUA_TNUMBER:
@@ -53,8 +55,7 @@ static int l_result_type(lua_State *L) {
       if (lua_type(L, i) == LUA_TUSERDATA && !lga_toarray(L, i))
         return lga_errorf(L, fname, "bad argument #%d (array, dtype name or number expected, got %s)", i,
                           luaL_typename(L, i));
-      int dt = dtype_arg(L, i, fname, 1);
-      P = P < 0 ? dt : ga_promote(P, dt);
+      dts[nd++] = dtype_arg(L, i, fname, 1);
       break;
     }
     default:
@@ -62,6 +63,7 @@ static int l_result_type(lua_State *L) {
                         luaL_typename(L, i));
     }
   }
+  if (nd) P = ga_result_type(nd, dts, sizeof dts[0]);
   if (P < 0) P = has_float ? GA_FLOAT64 : has_int ? GA_INT64 : GA_BOOL;
   if (has_int && GA_KIND(P) == 'b') P = GA_INT64;
   if (has_float && GA_KIND(P) != 'f' && GA_KIND(P) != 'c') P = GA_FLOAT64;

@@ -207,8 +207,7 @@ static int do_join(lua_State *L, const char *fname, joinin *in, const joinopt *o
     }
   }
   ga_array *out = o->out ? lga_toarray(L, o->out) : NULL;
-  int dt = a[0].dtype;
-  for (int i = 1; i < n; i++) dt = ga_promote(dt, a[i].dtype);
+  int dt = ga_result_type(n, &a[0].dtype, sizeof a[0]);
   if (o->dtype >= 0) dt = o->dtype;
   if (out) dt = out->dtype;
   for (int i = 0; i < n; i++)

@@ -87,15 +87,61 @@ int lga_ew(lua_State *L, lga_state *S, const ga_op *op, int first, int opts, con
   return op->nout;
 }
 
-/* ga.NAME(a, b, opts): upvalue 2 is the op's index in the table */
+/* ga.NAME(a, b, opts): upvalue 2 is the op's index in the table, upvalue 3
+ * (if any) the public name errors give (ga.clip runs the minimum row). */
 static int ufunc_call(lua_State *L) {
   const ga_op *op = &ga_ops[lua_tointeger(L, lua_upvalueindex(2))];
+  const char *fname = lua_type(L, lua_upvalueindex(3)) == LUA_TSTRING ? lua_tostring(L, lua_upvalueindex(3))
+                                                                       : op->name;
   int top = lua_gettop(L), opts = 0;
   if (top == op->nin + 1 && lua_type(L, top) == LUA_TTABLE && !lga_toarray(L, top)) opts = top;
   else if (top > op->nin && !(top == op->nin + 1 && lua_isnil(L, top)))
-    return lga_errorf(L, op->name, "takes %d operand%s and an options table, got %d arguments", op->nin,
+    return lga_errorf(L, fname, "takes %d operand%s and an options table, got %d arguments", op->nin,
                       op->nin == 1 ? "" : "s", top);
-  return lga_ew(L, LGA_STATE(L), op, 1, opts, op->name);
+  return lga_ew(L, LGA_STATE(L), op, 1, opts, fname);
+}
+
+/* A ufunc_as function: runs the row (upvalue 1) and raises its errors at
+ * the position of the Lua function's caller, the user's line: the row's
+ * own errors carry no position, its caller being this C function. */
+static int ufunc_named(lua_State *L) {
+  int n = lua_gettop(L);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  if (lua_pcall(L, n, LUA_MULTRET, 0) != LUA_OK) {
+    if (lua_type(L, -1) == LUA_TSTRING) {
+      luaL_where(L, 2);
+      lua_insert(L, -2);
+      lua_concat(L, 2);
+    }
+    return lua_error(L);
+  }
+  return lua_gettop(L);
+}
+
+/* core.ufunc_as(opname, fname): the op row as a function for the Lua
+ * functions built on a row (clip, where, round, angle): its errors name
+ * fname (no rewriting) and point at their caller's caller. */
+static int ufunc_as(lua_State *L) {
+  const ga_op *op = ga_op_find(luaL_checkstring(L, 1));
+  luaL_checkstring(L, 2);
+  if (!op) return lga_errorf(L, "ufunc_as", "no op row '%s'", lua_tostring(L, 1));
+  lua_pushvalue(L, lua_upvalueindex(1));   /* the module's _state */
+  lua_pushinteger(L, op->id);
+  lua_pushvalue(L, 2);
+  lua_pushcclosure(L, ufunc_call, 3);
+  lua_pushcclosure(L, ufunc_named, 1);
+  return 1;
+}
+
+/* core.dtype_of(x): x's dtype name, or nil for anything but a live array:
+ * the Lua functions built on a row look at their operands with it, and
+ * leave the errors (freed, not an array) to the row. */
+static int dtype_of(lua_State *L) {
+  ga_array *a = lga_toarray(L, 1);
+  if (!a || !a->buf) return 0;
+  lua_pushstring(L, ga_dtypes[a->dtype].name);
+  return 1;
 }
 
 void lga_open_ops(lua_State *L) {
@@ -108,4 +154,9 @@ void lga_open_ops(lua_State *L) {
     lua_setfield(L, -2, ga_ops[i].name);
   }
   lua_setfield(L, mod, "ufuncs");
+  lua_getfield(L, mod, "_state");
+  lua_pushcclosure(L, ufunc_as, 1);
+  lua_setfield(L, mod, "ufunc_as");
+  lua_pushcfunction(L, dtype_of);
+  lua_setfield(L, mod, "dtype_of");
 }

@@ -14,6 +14,23 @@ static int weak_dtype(const ga_operand *o, int P) {
   return (k == 'f' || k == 'c') ? P : GA_FLOAT64;
 }
 
+/* The dtype a Lua number counts as where a cast of it is refused. */
+static int scalar_dtype(const ga_operand *o) {
+  return o->kind == GA_ARG_BOOL ? GA_BOOL : o->kind == GA_ARG_INT ? GA_INT64 : GA_FLOAT64;
+}
+
+/* May a Lua number go into loop dtype lt under `casting`?  NumPy's rule for
+ * Python scalars (can_cast_pyscalar_scalar_to): an integer goes into any
+ * number dtype (its value is checked against lt afterwards), a float into
+ * any inexact one; otherwise they count as int64 / float64.  A boolean is a
+ * bool, as NumPy's Python bool. */
+static bool weak_can_cast(const ga_operand *o, int lt, int casting) {
+  if (o->kind != GA_ARG_BOOL &&
+      (GA_IS_FLOAT(lt) || GA_IS_COMPLEX(lt) || (o->kind == GA_ARG_INT && GA_IS_INT(lt))))
+    return true;
+  return ga_can_cast(scalar_dtype(o), lt, casting);
+}
+
 /* The mixed comparison loop (int64 first, or uint64 first) for these
  * operands, or -1: one side uint64, the other a signed integer array. */
 static int mixed_cmp(const ga_operand *ins, const int *eff) {
@@ -23,10 +40,87 @@ static int mixed_cmp(const ga_operand *ins, const int *eff) {
   return -1;
 }
 
+/* Are all outputs of op's loop t of dtype X (every output for X < 0)? */
+static bool outputs_are(const ga_op *op, int t, int X) {
+  for (int k = 0; k < op->nout && X >= 0; k++)
+    if (ga_op_arg_dtype(op, t, op->nin + k) != X) return false;
+  return true;
+}
+
+/* NumPy's linear search: the first loop (with outputs X when X >= 0) every
+ * input casts to safely.  Without X, Lua numbers are their weak dtypes
+ * eff[k]; with X (NumPy's dtype= signature) and in fixed slots (ldexp's
+ * exponent), they are judged by their own kind.  *mixed: the comparison
+ * loop qQ/Qq NumPy finds before the floats, or -1. */
+static int search(const ga_op *op, const ga_operand *ins, const int *eff, int X, int *mixed) {
+  *mixed = -1;
+  for (int t = 0; t < GA_NDTYPES; t++) {
+    if (t == GA_FLOAT16 && op->sig == GA_SIG_CMP && X < 0 && (*mixed = mixed_cmp(ins, eff)) >= 0) return -1;
+    if (!(op->types & (1u << t)) || !outputs_are(op, t, X)) continue;
+    bool ok = true;
+    for (int k = 0; k < op->nin && ok; k++) {
+      int lt = ga_op_arg_dtype(op, t, k);
+      if (ins[k].kind != GA_ARG_ARRAY && (X >= 0 || ga_op_in_fixed(op, k)))
+        ok = weak_can_cast(&ins[k], lt, GA_CAST_SAFE);
+      else
+        ok = ga_can_cast(eff[k], lt, GA_CAST_SAFE);
+    }
+    if (ok) return t;
+  }
+  return -1;
+}
+
+/* NumPy's second try for dtype=X: the loop whose every argument is X, the
+ * inputs cast as the casting rule allows (checked after).  A fixed slot is
+ * part of a ufunc's signature (NumPy refuses ldexp(float64, 3,
+ * dtype=float32)), but not of the rows behind Lua functions ("_round",
+ * "_where": NumPy's round and where have no dtype=): their decimals and
+ * cond are not what dtype= names. */
+static bool homogeneous(const ga_op *op, int X) {
+  if (!(op->types & (1u << X))) return false;
+  bool internal = op->name[0] == '_';
+  for (int k = 0; k < op->nin + op->nout; k++)
+    if (ga_op_arg_dtype(op, X, k) != X && !(internal && k < op->nin && ga_op_in_fixed(op, k))) return false;
+  return true;
+}
+
+/* A GA_OPF_TRUTH op's loop: the operands' dtype when they are arrays of
+ * one dtype, else bool (each operand cast to bool: its own truth). */
+static int truth_loop(const ga_op *op, const ga_operand *ins) {
+  int t = ins[0].kind == GA_ARG_ARRAY ? ins[0].arr->dtype : -1;
+  for (int k = 1; k < op->nin && t >= 0; k++)
+    if (ins[k].kind != GA_ARG_ARRAY || ins[k].arr->dtype != t) t = -1;
+  return t >= 0 ? t : GA_BOOL;
+}
+
+/* The inputs against the chosen loop: NumPy applies the casting rule to
+ * the input casts too (not for a GA_OPF_TRUTH op: its cast to bool is the
+ * truth test), and a Lua integer must fit an integer loop dtype. */
+static int check_inputs(const ga_ew_plan *plan, const ga_operand *ins, int casting) {
+  const ga_op *op = plan->op;
+  char in[16] = "input";
+  for (int k = 0; k < op->nin; k++) {
+    int lt = plan->in_dtype[k];
+    const ga_operand *o = &ins[k];
+    bool arr = o->kind == GA_ARG_ARRAY;
+    bool castable = arr ? ga_can_cast(o->arr->dtype, lt, casting) : weak_can_cast(o, lt, casting);
+    if (!castable && !(op->flags & GA_OPF_TRUTH)) {
+      if (op->nin > 1) snprintf(in, sizeof in, "input %d", k);
+      return ga_err(GA_ETYPE, "Cannot cast ufunc '%s' %s from %s to %s with casting rule '%s'", op->name, in,
+                    ga_dtypes[arr ? o->arr->dtype : scalar_dtype(o)].name, ga_dtypes[lt].name,
+                    ga_casting_names[casting]);
+    }
+    if (o->kind == GA_ARG_INT && GA_IS_INT(lt) && !ga_int_fits(lt, o->i))
+      return ga_err(GA_EINVAL, "Lua integer %lld out of bounds for %s", (long long)o->i, ga_dtypes[lt].name);
+  }
+  return GA_OK;
+}
+
 int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int casting,
                   ga_ew_plan *plan) {
   const ga_array *arrs[GA_MAXARGS];
-  int P = -1, device = 0, narr = 0;
+  int pdt[GA_MAXARGS];
+  int device = 0, narr = 0, np = 0;
   bool all_bool = true, arrays_bool = true;
   char b1[32], b2[32];
   for (int k = 0; k < op->nin; k++) {
@@ -43,13 +137,15 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
                     "ga.asarray(x) (to the GPU) or x:get() (to the host)",
                     ga_device_name(device, b1), ga_device_name(GA_DEVICE(a), b2));
     /* a fixed-dtype slot (ldexp's exponent) does not promote the others */
-    if (!ga_op_in_fixed(op, k)) P = P < 0 ? a->dtype : ga_promote(P, a->dtype);
+    if (!ga_op_in_fixed(op, k)) pdt[np++] = a->dtype;
     if (a->dtype != GA_BOOL) all_bool = arrays_bool = false;
   }
   if (narr == 0) return ga_err(GA_EINVAL, "at least one operand must be an array");
-  if ((op->flags & GA_OPF_NOBOOL) && all_bool)
+  /* (with dtype= a non-bool loop is asked for: subtract(b, b, dtype=int8)) */
+  if ((op->flags & GA_OPF_NOBOOL) && all_bool && (dtype_req < 0 || dtype_req == GA_BOOL))
     return ga_err(GA_ETYPE, "the boolean %s is not supported (as in NumPy); use the logical or "
                   "bitwise functions instead", op->name);
+  int P = np ? ga_result_type(np, pdt, sizeof pdt[0]) : -1;
 
   int eff[GA_MAXARGS];
   for (int k = 0; k < op->nin; k++) {
@@ -58,59 +154,40 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
      * integer fits any loop (NumPy gives float16), a float is float64 */
     eff[k] = P >= 0 ? weak_dtype(&ins[k], P) : ins[k].kind == GA_ARG_FLOAT ? GA_FLOAT64
              : arrays_bool ? GA_INT64 : GA_BOOL;   /* next to bool only: int64 (NumPy) */
-    if (ins[k].kind == GA_ARG_INT && GA_IS_INT(eff[k]) && !ga_int_fits(eff[k], ins[k].i)) {
-      /* NumPy 2 compares with an out-of-range Python int exactly: int64
-       * holds the value and every integer dtype but uint64 (then float64,
-       * where the value is negative and the order survives rounding) */
-      if (op->sig == GA_SIG_CMP) eff[k] = GA_INT64;
-      /* a fixed slot checks against its own dtype in the loop search */
-      else if (!ga_op_in_fixed(op, k))
-        return ga_err(GA_EINVAL, "Lua integer %lld out of bounds for %s", (long long)ins[k].i,
-                      ga_dtypes[eff[k]].name);
-    }
+    /* NumPy 2 compares with an out-of-range Python int exactly: int64 holds
+     * the value and every integer dtype but uint64 (then float64, where the
+     * value is negative and the order survives rounding).  Elsewhere the
+     * value is checked against the loop's dtype (check_inputs): uint8 / -1
+     * divides in float64. */
+    if (op->sig == GA_SIG_CMP && ins[k].kind == GA_ARG_INT && GA_IS_INT(eff[k]) &&
+        !ga_int_fits(eff[k], ins[k].i))
+      eff[k] = GA_INT64;
   }
 
-  int T = -1, mixed = -1;
-  for (int t = 0; t < GA_NDTYPES && T < 0; t++) {
-    /* NumPy's comparison loops qQ and Qq come after QQ, before the floats:
-     * a signed integer against uint64 compares exactly */
-    if (t == GA_FLOAT16 && op->sig == GA_SIG_CMP && dtype_req < 0 && (mixed = mixed_cmp(ins, eff)) >= 0)
-      break;
-    if (!(op->types & (1u << t))) continue;
-    if (dtype_req >= 0 && ga_op_arg_dtype(op, t, op->nin) != dtype_req) continue;
-    int rule = dtype_req >= 0 ? casting : GA_CAST_SAFE;
-    bool ok = true;
-    for (int k = 0; k < op->nin && ok; k++) {
-      int lt = ga_op_arg_dtype(op, t, k);
-      if (ins[k].kind != GA_ARG_ARRAY && ga_op_in_fixed(op, k))
-        /* a Lua number in a fixed-dtype slot (ldexp's exponent) is judged
-         * by its own kind, not by the arrays' promoted dtype */
-        ok = lt == GA_BOOL ? ins[k].kind == GA_ARG_BOOL
-             : ins[k].kind != GA_ARG_FLOAT ? (GA_IS_INT(lt) ? ga_int_fits(lt, ins[k].i) : true)
-                                           : GA_IS_FLOAT(lt) || GA_IS_COMPLEX(lt);
-      else
-        ok = ga_can_cast(eff[k], lt, rule);
-    }
-    if (ok) T = t;
-  }
+  /* dtype= is the outputs' dtype (NumPy's signature (None, ..., X)); the
+   * comparisons and logical ops give bool anyway and NumPy ignores it */
+  bool bool_op = op->sig == GA_SIG_CMP || (op->flags & GA_OPF_TRUTH);
+  int X = dtype_req == GA_BOOL && bool_op ? -1 : dtype_req;
+  int T, mixed = -1;
+  if (op->flags & GA_OPF_TRUTH) T = outputs_are(op, GA_BOOL, X) ? truth_loop(op, ins) : -1;
+  else if ((T = search(op, ins, eff, X, &mixed)) < 0 && mixed < 0 && X >= 0 && homogeneous(op, X))
+    T = X;
   if (T < 0 && mixed < 0) {
+    if (X >= 0)
+      return ga_err(GA_ETYPE, "No loop matching the specified signature and casting was found for ufunc %s",
+                    op->name);
     char types[256];
     size_t m = 0;
     for (int k = 0; k < op->nin && m < sizeof types; k++)   /* m: what snprintf wanted */
       m += snprintf(types + m, sizeof types - m, "%s%s", k ? ", " : "", ga_dtypes[eff[k]].name);
-    if (dtype_req >= 0)
-      return ga_err(GA_ETYPE, "no loop of ufunc '%s' gives dtype %s for inputs (%s) with casting rule '%s'",
-                    op->name, ga_dtypes[dtype_req].name, types, ga_casting_names[casting]);
     return ga_err(GA_ETYPE, "ufunc '%s' not supported for the input types (%s)", op->name, types);
   }
-  /* NumPy applies the casting rule to the input casts too (Lua numbers are
-   * weak and exempt) */
-  for (int k = 0; k < op->nin && mixed < 0; k++) {
-    int lt = ga_op_arg_dtype(op, T, k);
-    if (ins[k].kind == GA_ARG_ARRAY && !ga_can_cast(eff[k], lt, casting))
-      return ga_err(GA_ETYPE, "Cannot cast ufunc '%s' input %d from %s to %s with casting rule '%s'",
-                    op->name, k, ga_dtypes[eff[k]].name, ga_dtypes[lt].name, ga_casting_names[casting]);
-  }
+  /* a FLOATY loop of integer T reads T and computes in float64: a Lua
+   * integer T cannot hold makes it the float64 loop (NumPy's dd->d) */
+  bool int_floaty = op->sig == GA_SIG_FLOATY && mixed < 0 && !GA_IS_FLOAT(T) && !GA_IS_COMPLEX(T);
+  for (int k = 0; k < op->nin && int_floaty; k++)
+    if (ins[k].kind == GA_ARG_INT && !ga_int_fits(T, ins[k].i)) T = ga_op_arg_dtype(op, T, op->nin);
+
   plan->op = op;
   if (mixed >= 0) {
     plan->loop_dtype = mixed;
@@ -122,7 +199,8 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
   }
   for (int k = 0; k < op->nout; k++) plan->out_dtype[k] = ga_op_arg_dtype(op, plan->loop_dtype, op->nin + k);
   plan->device = device;
-  return ga_broadcast_shapes(op->nin, arrs, &plan->ndim, plan->shape);
+  int rc = check_inputs(plan, ins, casting);
+  return rc ? rc : ga_broadcast_shapes(op->nin, arrs, &plan->ndim, plan->shape);
 }
 
 /* Do the inputs' broadcast shape (nd, shape) broadcast up to out's? */
@@ -135,6 +213,12 @@ static bool broadcasts_to(int nd, const int64_t *shape, const ga_array *out) {
 
 int ga_ew_check_out(ga_ew_plan *plan, int k, const ga_array *out, int casting) {
   char b1[32], b2[32], s1[512], s2[512];
+  /* a zero stride on a longer axis (a broadcast_to view) would be written
+   * many times: NumPy's broadcast views are read-only */
+  for (int i = 0; i < out->ndim; i++)
+    if (out->strides[i] == 0 && out->shape[i] > 1)
+      return ga_err(GA_EINVAL, "output array is read-only (a broadcast view: a zero stride repeats its "
+                    "elements); write into a copy");
   if (GA_DEVICE(out) != plan->device)
     return ga_err(GA_EDEVICE, "out is on %s but the operands are on %s; make out with the operands' "
                   "module (ga.empty_like(x)) or move data with ga.asarray(x) / x:get()",
