@@ -1,0 +1,53 @@
+#!/bin/sh
+# tools/lint_layers.sh: the layer rules of DESIGN.md, checked with grep
+# (run by `make lint`).  Dependencies point down only:
+#
+#   binding  ->  core  ->  host | cuda  ->  base
+#
+#   base     includes nothing above it (only base/)
+#   core     never includes binding/, host/ or cuda/ (it calls backends
+#            through the ga_backend table)
+#   host     never includes cuda/, core/ or binding/
+#   cuda     never includes host/, core/ or binding/
+#   binding  includes core/ and base/; of the backends only the CUDA
+#            device, stream and event objects (lga_device.c) may include
+#            cuda/ (they are CUDA by name)
+#   lua.h / lauxlib.h / lualib.h: only binding/
+# Prints every violation as file:line: text and exits 1 if there is one.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+bad=0
+
+check() {  # check <folder> <regex of forbidden includes> <why>
+  out=$(grep -n -E "^[[:space:]]*#[[:space:]]*include[[:space:]]*[\"<]($2)" src/"$1"/* 2>/dev/null)
+  if [ -n "$out" ]; then
+    printf '%s\n' "$out" | sed "s|\$|   <- $3|"
+    bad=1
+  fi
+}
+
+check base 'core/|host/|cuda/|binding/|lua\.h|lauxlib\.h|lualib\.h' 'base includes nothing above it'
+check core 'binding/|host/|cuda/|lua\.h|lauxlib\.h|lualib\.h' 'core reaches backends through ga_backend only'
+check host 'cuda/|core/|binding/|lua\.h|lauxlib\.h|lualib\.h' 'host backend sees base only'
+check cuda 'host/|core/|binding/|lua\.h|lauxlib\.h|lualib\.h' 'CUDA backend sees base only'
+for f in src/binding/*.c src/binding/*.h; do
+  case $f in src/binding/lga_device.c) continue ;; esac
+  out=$(grep -n -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"(host|cuda)/' "$f")
+  if [ -n "$out" ]; then
+    printf '%s\n' "$out" | sed "s|^|$f:|; s|\$|   <- the binding calls the core, never a backend|"
+    bad=1
+  fi
+done
+# No include circles between files of one folder: a header may not include
+# a header that includes it back (direct circles; deeper ones show as these).
+for h in src/*/*.h; do
+  hb=${h#src/}
+  for inc in $(grep -h -o -E '#[[:space:]]*include[[:space:]]*"[a-z]+/[A-Za-z0-9_]+\.h"' "$h" | sed 's/.*"\(.*\)"/\1/'); do
+    if [ -f "src/$inc" ] && grep -q -E "#[[:space:]]*include[[:space:]]*\"$hb\"" "src/$inc"; then
+      echo "$h: include circle with src/$inc"
+      bad=1
+    fi
+  done
+done
+[ "$bad" = 0 ] || echo "lint_layers: layer rule violations above (see DESIGN.md, Architecture)"
+exit $bad
