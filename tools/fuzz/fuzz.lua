@@ -91,7 +91,6 @@ end
 
 local DTYPES = { "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                  "uint64", "float16", "float32", "float64", "complex64", "complex128" }
-local NUMERIC = { "int8", "int32", "int64", "uint8", "uint64", "float16", "float32", "float64" }
 
 -- Lua-source literals of hostile integers, floats and other values.
 local HUGE_INTS = { "2147483647", "2147483648", "-2147483648", "-2147483649", "4294967296",
@@ -334,7 +333,7 @@ function gen.shape()
 end
 
 -- one index item for an array of `nd` dims
-local function index_item(nd, xshape)
+local function index_item(xshape)
   local function bound()
     return weighted { { 6, tostring(rint(-4, 5)) }, { 2, pick(HUGE_INTS) }, { 1, "nil" },
                       { 1, pick(FLOATS) }, { 1, pick(ODD) } }
@@ -359,10 +358,10 @@ function gen.index()
   local nd = #shp
   local key
   if chance(0.25) then
-    key = index_item(nd, shp)
+    key = index_item(shp)
   else
     local items = {}
-    for i = 1, rint(0, nd + 2) do items[i] = index_item(nd, shp) end
+    for i = 1, rint(0, nd + 2) do items[i] = index_item(shp) end
     key = "{" .. table.concat(items, ", ") .. "}"
   end
   if not skipped("weakindex") and chance(0.1) then
@@ -583,7 +582,7 @@ function gen.pool()
   -- cap(p): a limit the case removed (0) or raised past the run's is put
   -- back before anything allocates: hostile sizes must fail, not be made
   local lines = { "local p = " .. p, "try(p.set_limit, p, " .. lim .. ")", "cap(p)" }
-  for i = 1, rint(1, 4) do
+  for _ = 1, rint(1, 4) do
     lines[#lines + 1] = pick { "touch(" .. (arr()) .. ")", "try(function() return ga.zeros(" ..
       lit_count(0, 100000) .. ") end)", "p:free_all_blocks()", "touch(p:used_bytes() + p:total_bytes())",
       "touch(p:get_limit())", "touch(ga.arange(" .. rint(0, 5000) .. ") * 2)",
@@ -618,7 +617,8 @@ function gen.sort()
   local args
   if f == "searchsorted" then
     args = "x, " .. weighted { { 3, lit_any() }, { 2, (arr()) } } .. ", " ..
-           pick { "'left'", "'right'", "'middle'", "nil", "{side = 'right', sorter = " .. (arr { dtype = "int64", plain = true }) .. "}" }
+           pick { "'left'", "'right'", "'middle'", "nil",
+                  "{side = 'right', sorter = " .. (arr { dtype = "int64", plain = true }) .. "}" }
   elseif f == "partition" or f == "argpartition" then
     args = "x, " .. lit_count(1, 4) .. ", " .. axis_lit(nd)
   elseif f == "where" then
