@@ -104,7 +104,8 @@ $(BUILD)/lua-checked: tools/fuzz/build_lua.sh
 # separated; default: those of known bugs being fixed), FUZZ_ONLY runs only
 # the listed families.  A crash prints the seed and the case.  Without the
 # Debian source package it falls back to the stock lua5.4 with the sanitizer
-# runtimes preloaded (no API checks), and says so.
+# runtimes preloaded (no API checks), and says so.  ASan's hard_rss_limit_mb
+# stops a case that eats memory (a report, not the machine's OOM killer).
 FUZZ_SECONDS ?= 120
 SEED ?=
 FUZZ_SKIP ?= default
@@ -116,7 +117,7 @@ fuzz: deps
 	  echo "fuzz: no checked interpreter (see above): stock $(LUA) with the sanitizers preloaded"
 	@if [ -x build-asan/lua-checked ]; then interp=build-asan/lua-checked; pre=; \
 	 else interp=$(LUA); pre="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)"; fi; \
-	 LD_PRELOAD="$$pre" ASAN_OPTIONS=detect_leaks=0:protect_shadow_gap=0 \
+	 LD_PRELOAD="$$pre" ASAN_OPTIONS=detect_leaks=0:protect_shadow_gap=0:hard_rss_limit_mb=4096 \
 	   UBSAN_OPTIONS=print_stacktrace=1 GPUARRAY_MEM_DEBUG=1 \
 	   LUA_PATH="lua/?.lua;lua/?/init.lua" LUA_CPATH="build-asan/?.so" \
 	   FUZZ_SECONDS="$(FUZZ_SECONDS)" SEED="$(SEED)" FUZZ_SKIP="$(FUZZ_SKIP)" \

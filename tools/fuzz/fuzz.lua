@@ -206,15 +206,20 @@ local function nested(depth, maxdepth)
   return t
 end
 
-local function deep_table(d)
-  return string.rep("{", d) .. "1" .. string.rep("}", d)
+-- deep(d): {{...{1}...}} d deep (built at run time: Lua's parser stops at
+-- 200 levels)
+local function deep_table(d) return "deep(" .. d .. ")" end
+local function deep(d)
+  local t = 1
+  for _ = 1, d do t = { t } end
+  return t
 end
 
 function gen.create()
   local k = rint(1, 8)
   if k <= 3 then
     local src = nested(0, rint(1, 5))
-    if not skipped("deep") and chance(0.1) then src = deep_table(rint(17, 200)) end
+    if not skipped("deep") and chance(0.1) then src = deep_table(rint(17, 300)) end
     local dt = chance(0.6) and (", " .. lit_dtype()) or ""
     return "local x = ga.array(" .. src .. dt .. ")\ntouch(x)"
   elseif k == 4 then
@@ -290,10 +295,21 @@ function gen.shape()
              axis_lit(nd) .. "})"
     end,
     function()
-      -- huge counts can wrap the total length: the known bug's variant
-      local cnt = skipped("repeat.overflow") and function()
-        return weighted { { 6, small_int() }, { 1, lit_float() }, { 1, pick(ODD) } }
-      end or lit_int
+      if not skipped("repeat.overflow") and chance(0.3) then
+        -- huge counts whose total wraps (the known bug's variant): one per
+        -- element of a 1-D array, or one for all
+        local n, c = rint(1, 4), {}
+        for i = 1, n do c[i] = chance(0.6) and pick(HUGE_INTS) or small_int() end
+        if chance(0.5) then   -- totals that wrap to a small length
+          c = pick { { "math.maxinteger", "math.maxinteger", tostring(rint(2, 5)) },
+                     { "1 << 62", "1 << 62", "1 << 62", "1 << 62", tostring(rint(0, 3)) },
+                     { "1 << 63", "1 << 63", small_int() }, { "-1", "2" } }
+          n = #c
+        end
+        return "ga['repeat'](ga.arange(" .. n .. "), " ..
+               (chance(0.7) and "{" .. table.concat(c, ", ") .. "}" or pick(HUGE_INTS)) .. ")"
+      end
+      local function cnt() return weighted { { 6, small_int() }, { 1, lit_float() }, { 1, pick(ODD) } } end
       local c = chance(0.5) and cnt() or "{" .. cnt() .. ", " .. cnt() .. ", " .. cnt() .. "}"
       return "ga['repeat'](x, " .. c .. ", " .. axis_lit(nd) .. ")"
     end,
@@ -301,9 +317,16 @@ function gen.shape()
     function()
       local parts = { "x" }
       for i = 2, rint(1, 4) do parts[i] = (arr()) end
-      if not skipped("concat.overflow") and chance(0.2) then
-        parts[#parts + 1] = "ga.broadcast_to(ga.zeros(1, 'bool'), {1 << 62})"
-        parts[#parts + 1] = "ga.broadcast_to(ga.zeros(1, 'bool'), {1 << 62})"
+      if not skipped("concat.overflow") and chance(0.3) then
+        -- lengths whose sum wraps (the known bug's variant)
+        parts = { "ga.zeros(" .. rint(0, 2) .. ", 'bool')" }
+        local wrap = chance(0.5)   -- four of 2^62: the sum wraps to the small part's length
+        for _ = 1, wrap and 4 or rint(2, 5) do
+          parts[#parts + 1] = "ga.broadcast_to(ga.zeros(1, 'bool'), {" ..
+                              (wrap and "1 << 62" or pick(HUGE_INTS)) .. "})"
+        end
+        return "ga.concatenate({" .. table.concat(parts, ", ") .. "}" ..
+               pick { "", ", 1", ", {axis = false}", ", -1" } .. ")"
       end
       local f = pick { "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack" }
       local extra = ""
@@ -364,10 +387,15 @@ function gen.index()
     for i = 1, rint(0, nd + 2) do items[i] = index_item(shp) end
     key = "{" .. table.concat(items, ", ") .. "}"
   end
+  local lines = { "local x = " .. e }
   if not skipped("weakindex") and chance(0.1) then
-    key = "setmetatable({" .. (arr { dtype = "int64", maxnd = 1, plain = true }) .. "}, {__mode = 'v'})"
+    -- an index array only a weak table holds, with the collector running
+    -- all the time (the runner restores the GC's parameters)
+    key = "setmetatable({ga.arange(1, " .. rint(1, 6) .. ")" .. pick { "", ", 1", ", {}" } ..
+          "}, {__mode = 'v'})"
+    lines[#lines + 1] = "collectgarbage('incremental', 0, " .. pick { "100", "400", "1000" } .. ")"
   end
-  local lines = { "local x = " .. e, "local key = " .. key }
+  lines[#lines + 1] = "local key = " .. key
   local k = rint(1, 4)
   if k <= 2 then
     lines[#lines + 1] = "touch(x[key])"
@@ -677,7 +705,8 @@ local function cap(p)
   if l == 0 or l > LIMIT then p:set_limit(LIMIT) end
 end
 
-local case_env = setmetatable({ ga = ga, touch = touch, try = try, cap = cap }, { __index = _G })
+local case_env = setmetatable({ ga = ga, touch = touch, try = try, cap = cap, deep = deep },
+                               { __index = _G })
 local function reset_pools()
   for _, p in ipairs(pools) do p:set_limit(LIMIT) end
 end
@@ -716,7 +745,8 @@ end
 
 local function fail(n, fam, src, why)
   io.stderr:write(string.format("\nfuzz: FAILED at case %d (%s), seed %d: %s\n%s\n", n, fam, SEED, why, src))
-  io.stderr:write(string.format("fuzz: reproduce with: make fuzz SEED=%d FUZZ_CASE=%d\n", SEED, n))
+  io.stderr:write(string.format("fuzz: reproduce with: make fuzz SEED=%d FUZZ_CASE=%d FUZZ_SKIP=%s%s\n",
+    SEED, n, env("FUZZ_SKIP", "default"), ONLY and " FUZZ_ONLY=" .. env("FUZZ_ONLY", "") or ""))
   log:write("FAILED: " .. why .. "\n")
   log:close()
   os.exit(1)
@@ -769,6 +799,7 @@ local function main()
       if ONLY_CASE then io.stderr:write("fuzz: the case raised: " .. tostring(msg) .. "\n") end
     end
     if fam == "pool" then reset_pools() end
+    collectgarbage("incremental", 200, 100)   -- Lua 5.4's defaults, if the case changed them
     check_pools(n, fam, src, base)
     counts[fam] = (counts[fam] or 0) + 1
   end

@@ -7,15 +7,21 @@
 lua=$1
 log=${FUZZ_LOG:-fuzz.log}
 : > "$log"
-"$lua" tools/fuzz/fuzz.lua
+# a hang is a bug too: the run may overrun FUZZ_SECONDS by one slow case,
+# not by minutes
+limit=$(( ${FUZZ_SECONDS:-120} + 300 ))
+timeout --kill-after=10 "$limit" "$lua" tools/fuzz/fuzz.lua
 rc=$?
+[ "$rc" -eq 124 ] && echo "fuzz: no end after ${limit}s: the last case hangs" >&2
 if [ "$rc" -ne 0 ]; then
-  echo "fuzz: FAILED (exit status $rc); the last cases run:" >&2
-  tail -n 5 "$log" >&2
+  echo "fuzz: FAILED (exit status $rc); the last case run (its program):" >&2
+  start=$(grep -n '^case ' "$log" | tail -n 1 | cut -d: -f1)
+  [ -n "$start" ] && tail -n "+$start" "$log" | head -n 60 >&2
   last=$(grep '^case ' "$log" | tail -n 1)
   seed=$(sed -n 's/^seed \([0-9-]*\).*/\1/p' "$log" | head -n 1)
   n=$(printf '%s\n' "$last" | sed -n 's/^case \([0-9]*\).*/\1/p')
-  echo "fuzz: reproduce with: make fuzz SEED=$seed FUZZ_CASE=$n" \
-       "(that case alone; or SEED=$seed alone to replay the run)" >&2
+  same="FUZZ_SKIP=${FUZZ_SKIP:-default}${FUZZ_ONLY:+ FUZZ_ONLY=$FUZZ_ONLY}"
+  echo "fuzz: reproduce with: make fuzz SEED=$seed FUZZ_CASE=$n $same" \
+       "(that case alone; without FUZZ_CASE to replay the run)" >&2
 fi
 exit "$rc"
