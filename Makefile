@@ -32,7 +32,7 @@ KERNELS := $(sort $(wildcard kernels/*.cuh kernels/*.cu))
 LUAFILES := $(wildcard lua/gpuarray/*.lua)
 MODULE := $(BUILD)/gpuarray/core.so
 
-.PHONY: all deps test test-asan test-embed test-host test-c test-host-c demo install clean lint
+.PHONY: all deps test test-asan test-embed test-host test-c test-host-c demo install clean lint fuzz
 
 all: $(MODULE)
 
@@ -90,11 +90,45 @@ test-host-c: | $(BUILD)/obj
 # The whole busted suite against a module built with AddressSanitizer and
 # UBSan (host backend; the CUDA runtime's own allocations are not checked
 # for leaks).
+ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 test-asan: deps
-	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" all
+	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" all
 	LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
 	  ASAN_OPTIONS=detect_leaks=0:protect_shadow_gap=0 GPUARRAY_MEM_DEBUG=1 \
 	  $(LUA) $(BUSTED) --lua=$(LUA) --cpath="./build-asan/?.so" --exclude-tags=slow
+
+# A Lua 5.4 interpreter with Lua's API checks and assertions on
+# (LUA_USE_APICHECK, LUAI_ASSERT) and ASan+UBSan, from Debian's lua5.4
+# source package (tools/fuzz/build_lua.sh fetches it with apt-get into
+# $(BUILD)/lua-src; no root needed).
+$(BUILD)/lua-checked: tools/fuzz/build_lua.sh
+	sh tools/fuzz/build_lua.sh $@ $(CC)
+
+# The Lua-level fuzzer (tools/fuzz/fuzz.lua) against the ASan+UBSan module,
+# run by the checked interpreter, for FUZZ_SECONDS; SEED (default: the
+# time) reproduces a run, FUZZ_SKIP lists families to leave out (comma
+# separated; default: those of known bugs being fixed), FUZZ_ONLY runs only
+# the listed families.  A crash prints the seed and the case.  Without the
+# Debian source package it falls back to the stock lua5.4 with the sanitizer
+# runtimes preloaded (no API checks), and says so.  ASan's hard_rss_limit_mb
+# stops a case that eats memory (a report, not the machine's OOM killer).
+FUZZ_SECONDS ?= 120
+SEED ?=
+FUZZ_SKIP ?= default
+FUZZ_ONLY ?=
+FUZZ_CASE ?=
+fuzz: deps
+	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" all
+	@$(MAKE) --no-print-directory BUILD=build-asan build-asan/lua-checked || \
+	  echo "fuzz: no checked interpreter (see above): stock $(LUA) with the sanitizers preloaded"
+	@if [ -x build-asan/lua-checked ]; then interp=build-asan/lua-checked; pre=; \
+	 else interp=$(LUA); pre="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)"; fi; \
+	 LD_PRELOAD="$$pre" ASAN_OPTIONS=detect_leaks=0:protect_shadow_gap=0:hard_rss_limit_mb=4096 \
+	   UBSAN_OPTIONS=print_stacktrace=1 GPUARRAY_MEM_DEBUG=1 \
+	   LUA_PATH="lua/?.lua;lua/?/init.lua" LUA_CPATH="build-asan/?.so" \
+	   FUZZ_SECONDS="$(FUZZ_SECONDS)" SEED="$(SEED)" FUZZ_SKIP="$(FUZZ_SKIP)" \
+	   FUZZ_ONLY="$(FUZZ_ONLY)" FUZZ_CASE="$(FUZZ_CASE)" FUZZ_LOG=build-asan/fuzz.log \
+	   sh tools/fuzz/run.sh $$interp
 
 demo: deps
 	@$(MAKE) --no-print-directory all
