@@ -13,22 +13,10 @@ local REF = require "spec.data.diff_ref"
 -- Cases that fail today because of bugs being fixed elsewhere (issue 10).
 -- A KNOWN case must still fail: once its fix is merged the spec reports it
 -- as "now passes: remove it from KNOWN".
-local LUAINT = "issue 10: Lua integer range-checked against the array's dtype, not the loop's"
-local DTYPE = "issue 10: dtype= resolution (inputs cast down to the first matching loop)"
-local LOGICAL = "issue 10: logical_and/or/xor promote instead of testing truth"
-local EMPTY = "issue 10: empty reduction without identity and an empty result does not raise"
-local SEARCH = "issue 10: searchsorted compares a Lua float in the array's dtype"
-local RTYPE = "issue 10: result_type of 3+ dtypes is pairwise"
-local FLOAT = "issue 10: float -> int of a Lua number put into an array is not checked"
-local KNOWN = {
-  u10 = LUAINT, u183 = LUAINT, h46 = LUAINT, h47 = LUAINT, h83 = LUAINT, h113 = LUAINT,
-  h105 = DTYPE,
-  h93 = LOGICAL, h131 = LOGICAL,
-  r5 = EMPTY, r65 = EMPTY, r69 = EMPTY, r107 = EMPTY,
-  q14 = SEARCH, q26 = SEARCH,
-  t18 = RTYPE,
-  s43 = FLOAT,
-}
+-- Every case once marked here (issue 10's Lua-integer range checks, dtype=
+-- resolution, logical truth, empty reductions, searchsorted's float compare,
+-- result_type of three dtypes, Lua floats into integer arrays) now passes.
+local KNOWN = {}
 
 local function make(xp, a)
   if a.lua then return a.v end
