@@ -74,13 +74,12 @@ int ga_index_basic(const ga_array *a, const ga_index_item *items, int n, ga_arra
       ga_index_range(a->shape[ax], it, &first, &count);
       if (nd >= GA_MAXDIM) goto toomany;
       offset += first * a->strides[ax];
-      /* NumPy's stride * step; it can only overflow for a huge step, which
-       * leaves one element or none (any stride will do: keep the axis's) */
-      int64_t st;
-      if (!ga_mul_i64(a->strides[ax], it->step, &st)) {
-        if (count > 1) return ga_err(GA_EINVAL, GA_TOO_BIG);
-        st = a->strides[ax];
-      }
+      /* NumPy's stride * step.  An axis of one element or none keeps the
+       * axis's own stride: any stride will do there, and a huge step's
+       * product (overflowing, or far outside the buffer) would make the
+       * loops' pointer steps past the last element undefined. */
+      int64_t st = a->strides[ax];
+      if (count > 1 && !ga_mul_i64(a->strides[ax], it->step, &st)) return ga_err(GA_EINVAL, GA_TOO_BIG);
       shape[nd] = count, strides[nd++] = st;
       ax++;
     }
