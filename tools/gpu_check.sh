@@ -31,8 +31,11 @@ for phase in "$@"; do
     echo "build: ok" ;;
   test)
     start=$(date +%s)
-    make test >"$OUT/test.log" 2>&1 || status=1
-    grep -a -E "passed, [0-9]+ failed|ran on gpu|successes /|no summary|failed \(exit" "$OUT/test.log" | tail -60
+    # TEST_LIMIT: seconds for the whole suite, so that the logs still come
+    # back (packed in $OUT/speclogs.tgz) when it runs long
+    SPEC_LOGS=/tmp/gpu_check_specs timeout --kill-after=10 "${TEST_LIMIT:-1500}" make test >"$OUT/test.log" 2>&1 || status=1
+    tar -C /tmp -czf "$OUT/speclogs.tgz" gpu_check_specs 2>/dev/null
+    grep -a -E "passed, [0-9]+ failed|ran on gpu|successes /|no summary|failed \(exit|timed out" "$OUT/test.log" | tail -70
     echo "test: $(( $(date +%s) - start )) s, status $status" ;;
   sanitize)
     export LUA BUSTED OUT
