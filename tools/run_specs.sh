@@ -71,7 +71,7 @@ export LUA BUSTED BUILD BUSTED_ARGS SPEC_TIMEOUT logs
 xargs -P "$JOBS" -L 1 sh -c '
   name=$0 file=$1 shard=$2 filter=$3
   set -- --lua="$LUA" --cpath="./$BUILD/?.so" -o utfTerminal
-  [ "$filter" = - ] || set -- "$@" --filter="ufunc GPU vs host"
+  [ "$filter" = - ] || set -- "$@" --filter="ufunc.GPU.vs.host"  # no spaces: busted --lua re-runs itself unquoted
   t0=$(date +%s)
   [ "$shard" = - ] || export UFUNC_GPU_SHARD=$shard SPEC_SHARD=$shard
   timeout --kill-after=10 "$SPEC_TIMEOUT" "$LUA" "$BUSTED" "$@" $BUSTED_ARGS "$file" >"$logs/$name.log" 2>&1

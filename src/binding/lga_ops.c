@@ -39,9 +39,17 @@ int lga_ew(lua_State *L, lga_state *S, const ga_op *op, int first, int opts, con
                         luaL_typename(L, idx));
     }
   }
-  /* all Lua numbers: the first becomes a 0-d array of its default dtype */
+  /* all Lua numbers: the first becomes a 0-d array of its default dtype, on
+   * out='s device when there is one (else the current device) */
   if (!any_array) {
-    lga_from_value(L, S, first, S->device, -1, 1, fname);
+    int dev = S->device, top = lua_gettop(L);
+    if (opts && lua_getfield(L, opts, "out") != LUA_TNIL) {
+      if (lua_type(L, -1) == LUA_TTABLE && !lga_toarray(L, -1)) lua_rawgeti(L, -1, 1);
+      ga_array *o = lga_toarray(L, -1);
+      if (o && o->buf) dev = GA_DEVICE(o);
+    }
+    lua_settop(L, top);
+    lga_from_value(L, S, first, dev, -1, 1, fname);
     lua_replace(L, first);
     ins[0].kind = GA_ARG_ARRAY;
     ins[0].arr = lga_toarray(L, first);
