@@ -13,6 +13,8 @@
 -- still compiled).  Every other example runs everywhere: on a machine without
 -- a GPU, `ga.zeros` etc. make host arrays.
 local helper = require "spec.helper"
+-- SPEC_SHARD=k/n: every n-th case (tools/run_specs.sh spreads the file)
+local it = helper.shard_it(it)
 local ga = helper.ga
 
 local NO_GPU_NEEDED = { is_available = true, device_count = true, DeviceClass = true }
@@ -184,6 +186,7 @@ local usages = {}
 for _, b in ipairs(all_blocks) do
   if b.usage then usages[#usages + 1] = b end
 end
+
 
 describe("docs", function()
   it("the doc comment parser finds the blocks it should", function()

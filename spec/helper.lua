@@ -291,4 +291,17 @@ function helper.lua_env()
          " LUA_CPATH=" .. q(package.cpath)   -- busted's cpath first: build/ or make's $(BUILD)/
 end
 
+-- SPEC_SHARD=k/n: `local it = helper.shard_it(it)` at the top of a long spec
+-- registers only every n-th of its cases, from the k-th, so that
+-- tools/run_specs.sh can spread the file over processes.
+function helper.shard_it(busted_it)
+  local k, n = (os.getenv("SPEC_SHARD") or "1/1"):match("^(%d+)/(%d+)$")
+  k, n = tonumber(k) or 1, tonumber(n) or 1
+  local count = 0
+  return function(name, fn)
+    count = count + 1
+    if (count - 1) % n == k - 1 then return busted_it(name, fn) end
+  end
+end
+
 return helper

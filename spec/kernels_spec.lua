@@ -14,15 +14,8 @@ end
 local lua = "lua5.4"
 local paths = require("spec.helper").lua_env() .. " "
 
--- SPEC_SHARD=k/n registers only every n-th case, from the k-th
--- (tools/run_specs.sh spreads this file's NVRTC compiles over processes).
-local shard_k, shard_n = (os.getenv("SPEC_SHARD") or "1/1"):match("(%d+)/(%d+)")
-shard_k, shard_n = tonumber(shard_k), tonumber(shard_n)
-local ncases, busted_it = 0, it
-local function it(name, fn)
-  ncases = ncases + 1
-  if (ncases - 1) % shard_n == shard_k - 1 then busted_it(name, fn) end
-end
+-- SPEC_SHARD=k/n: every n-th case (tools/run_specs.sh spreads the compiles)
+local it = require("spec.helper").shard_it(it)
 
 describe("kernel templates", function()
   for _, op in ipairs(core.ops()) do

@@ -12,6 +12,8 @@
 -- then the options and every bad input.  Each case runs on the host and,
 -- when a GPU exists, on it (GPU results also compared with the host's).
 local helper = require "spec.helper"
+-- SPEC_SHARD=k/n: every n-th case (tools/run_specs.sh spreads the file)
+local it = helper.shard_it(it)
 local ga = helper.ga
 local REF = dofile("spec/data/reduce_ref.lua")
 
@@ -120,6 +122,7 @@ local function check_ref_case(xp, c, layout)
   if not okc then return what .. ": " .. msg end
   return nil
 end
+
 
 describe("reductions against NumPy " .. REF.numpy .. " (spec/data/reduce_ref.lua)", function()
   helper.each_device(function(xp)

@@ -4,7 +4,8 @@
 # results.  `make test` calls it.  With a GPU the GPU half of the big ufunc
 # spec is cut into UFUNC_SHARDS slices (UFUNC_GPU_SHARD=k/n, default 8) that
 # run as separate jobs, so that its NVRTC compiles spread over the cores;
-# spec/kernels_spec.lua likewise in KERNEL_SHARDS slices (SPEC_SHARD=k/n).
+# spec/kernels_spec.lua, reduce_spec.lua and docs_spec.lua likewise in
+# KERNEL_SHARDS slices (SPEC_SHARD=k/n).
 #
 #   tools/run_specs.sh [spec files...]     (default: spec/*_spec.lua)
 #
@@ -22,7 +23,9 @@ BUSTED=${BUSTED:-/usr/bin/busted}
 BUILD=${BUILD:-build}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 UFUNC_SHARDS=${UFUNC_SHARDS:-8}
-# the NVRTC compiles of spec/kernels_spec.lua (SPEC_SHARD=k/n), on every machine
+# the long files (NVRTC compiles, subprocesses) in slices (SPEC_SHARD=k/n,
+# helper.shard_it), on every machine
+SHARDED=${SHARDED:-"kernels_spec reduce_spec docs_spec"}
 KERNEL_SHARDS=${KERNEL_SHARDS:-$(( JOBS < 8 ? JOBS : 8 ))}
 BUSTED_ARGS=${BUSTED_ARGS:-}
 
@@ -55,7 +58,7 @@ for f in $(ls -S "$@"); do
       echo "$name.$k $f $k/$UFUNC_SHARDS GPU" >>"$jobs_file"
       k=$((k + 1))
     done
-  elif [ "$name" = kernels_spec ] && [ "$KERNEL_SHARDS" -gt 1 ]; then
+  elif case " $SHARDED " in *" $name "*) true ;; *) false ;; esac && [ "$KERNEL_SHARDS" -gt 1 ]; then
     k=1
     while [ "$k" -le "$KERNEL_SHARDS" ]; do
       echo "$name.$k $f $k/$KERNEL_SHARDS -" >>"$jobs_file"
