@@ -303,3 +303,23 @@ describe("hostile transfer (issue 10)", function()
     end)
   end)
 end)
+
+-- found by make fuzz: totable of an empty array with a 2^53-long leading
+-- axis made one empty table per index until memory ran out
+describe("totable refuses what no Lua table can hold", function()
+  helper.each_device(function(xp)
+    local rows = {
+      { { 1, (1 << 53) + 1, 0 }, "totable: the nested tables would be too many for Lua" },
+      { { 1 << 40, 0 }, "totable: the nested tables would be too many for Lua" },
+      { { 0, 1 << 40 }, nil },
+      { { 3, 0 }, nil },
+    }
+    for _, row in ipairs(rows) do
+      it("shape {" .. table.concat(row[1], ", ") .. "}", function()
+        local x = xp.zeros(row[1], "bool")
+        if row[2] then helper.assert_error(function() return x:totable() end, row[2])
+        else assert.are.equal(row[1][1], #x:totable()) end
+      end)
+    end
+  end)
+end)

@@ -2,6 +2,7 @@
  * asarray/array from nested tables, get/set, totable/item, and the
  * summarised table tostring() formats. */
 #include "binding/lga_core.h"
+#include "base/ga_checked.h"
 #include "cuda/ga_cuda.h"
 #include <math.h>
 #include <string.h>
@@ -284,10 +285,25 @@ static const char *device_shown(lua_State *L, lga_state *S, int idx, walk *w, co
   return GA_DATA(h);
 }
 
+/* Lua tables hold at most about 2^31 array entries (MAXASIZE). */
+#define TOTABLE_MAX_TABLES ((int64_t)1 << 31)
+
 static int l_totable(lua_State *L) {
   lga_state *S = LGA_STATE(L);
   ga_array *a = lga_check(L, 1, "totable");
   reserve_levels(L, a->ndim, "totable");
+  /* the nested tables hold every leading index, even of an empty array:
+   * refuse what no Lua table can hold (and what would exhaust memory one
+   * empty table at a time) before making any */
+  int64_t tables = 1, level = 1;
+  for (int d = 0; d + 1 < a->ndim; d++) {
+    if (!ga_mul_i64(level, a->shape[d], &level) || !ga_add_i64(tables, level, &tables) ||
+        tables > TOTABLE_MAX_TABLES)
+      return lga_errorf(L, "totable", "the nested tables would be too many for Lua (shape %s)",
+                        ga_shape_str(a->ndim, a->shape, (char[512]){0}, 512));
+  }
+  if (a->ndim > 0 && level > 0 && a->shape[a->ndim - 1] > TOTABLE_MAX_TABLES)
+    return lga_errorf(L, "totable", "an axis of %lld is too long for a Lua table", (long long)a->shape[a->ndim - 1]);
   if (GA_DEVICE(a) != GA_CPU) a = lga_to_device(L, S, 1, GA_CPU, -1, 1, "totable");
   walk w;
   walk_init(&w, a, false);
