@@ -311,6 +311,9 @@ describe("totable refuses what no Lua table can hold", function()
     local rows = {
       { { 1, (1 << 53) + 1, 0 }, "totable: the nested tables would be too many for Lua" },
       { { 1 << 40, 0 }, "totable: the nested tables would be too many for Lua" },
+      { { (1 << 31) - 1, 0 }, "totable: the nested tables would be too many for Lua" },
+      { { 1 << 12, 1 << 12, 0 }, "totable: the nested tables would be too many for Lua" },
+      { { 1 << 10, 0 }, nil },
       { { 0, 1 << 40 }, nil },
       { { 3, 0 }, nil },
     }

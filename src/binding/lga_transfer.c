@@ -285,8 +285,12 @@ static const char *device_shown(lua_State *L, lga_state *S, int idx, walk *w, co
   return GA_DATA(h);
 }
 
-/* Lua tables hold at most about 2^31 array entries (MAXASIZE). */
+/* Lua tables hold at most about 2^31 array entries (MAXASIZE).  An empty
+ * array's tables hold no data, so their count is bounded by what is
+ * reasonable (16M empty tables, about 1 GB) rather than by the array's own
+ * memory, as a non-empty array's are. */
 #define TOTABLE_MAX_TABLES ((int64_t)1 << 31)
+#define TOTABLE_MAX_EMPTY ((int64_t)1 << 24)
 
 static int l_totable(lua_State *L) {
   lga_state *S = LGA_STATE(L);
@@ -295,10 +299,9 @@ static int l_totable(lua_State *L) {
   /* the nested tables hold every leading index, even of an empty array:
    * refuse what no Lua table can hold (and what would exhaust memory one
    * empty table at a time) before making any */
-  int64_t tables = 1, level = 1;
+  int64_t tables = 1, level = 1, most = a->size ? TOTABLE_MAX_TABLES : TOTABLE_MAX_EMPTY;
   for (int d = 0; d + 1 < a->ndim; d++) {
-    if (!ga_mul_i64(level, a->shape[d], &level) || !ga_add_i64(tables, level, &tables) ||
-        tables > TOTABLE_MAX_TABLES)
+    if (!ga_mul_i64(level, a->shape[d], &level) || !ga_add_i64(tables, level, &tables) || tables > most)
       return lga_errorf(L, "totable", "the nested tables would be too many for Lua (shape %s)",
                         ga_shape_str(a->ndim, a->shape, (char[512]){0}, 512));
   }
