@@ -364,7 +364,9 @@ local function build(R, asarray)
       if not (is_array(w) or tw == "table" or tw == "number") then
         fail(fname, "weights must be an array or a table of numbers, got %s", typename(w))
       end
-      w = arr(fname, w)
+      -- a Lua table or number becomes an array on x's device (NumPy/CuPy
+      -- convert it beside a); an array must already be there
+      if not is_array(w) then w = C.array(fname, w, x.device == "cpu" and core.host.asarray or asarray) end
       if w.device ~= x.device then
         fail(fname, "weights are on %s but a is on %s (move one with ga.asarray or x:get())", w.device, x.device)
       end
