@@ -117,8 +117,5 @@ int ga_ewk_build(const ga_ewk *k, const ga_ewk_plan *plan, const ga_ewk_operand 
 /* CUDA backend (ga_cuda_ewk.c) */
 int ga_cuda_ewk(const ga_ewk_call *c);
 char *ga_cuda_ewk_source(const ga_ewk_call *c);   /* malloc'ed; NULL + message on failure */
-/* What every user kernel source starts with after ga_types.cuh: CuPy's dtype
- * typedefs, ga_raw_c/ga_raw_s, ga_ind, half and complex operators. */
-extern const char ga_cuda_ewk_prelude[];
 
 #endif

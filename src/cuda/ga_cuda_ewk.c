@@ -20,55 +20,13 @@
 #include <string.h>
 
 extern const char ga_kernel_ga_types[];
+extern const char ga_kernel_ga_ewk[];
 
 #define BLOCK 256
 /* 32-bit index margin, as ga_cuda_ew.c: `base + VEC` and the grid stride
  * must not overflow */
 #define IDX32_LIMIT ((int64_t)INT32_MAX - (1 << 22))
 
-/* What every user kernel sees besides ga_types.cuh: CuPy's dtype typedefs,
- * raw arrays, _ind, and the compound assignments and mixed real/complex
- * arithmetic that ga_half and ga_complex lack. */
-const char ga_cuda_ewk_prelude[] =
-  "typedef signed char int8;\ntypedef unsigned char uint8;\ntypedef short int16;\n"
-  "typedef unsigned short uint16;\ntypedef int int32;\ntypedef unsigned int uint32;\n"
-  "typedef long long int64;\ntypedef unsigned long long uint64;\ntypedef ga_half float16;\n"
-  "typedef float float32;\ntypedef double float64;\ntypedef ga_complex64 complex64;\n"
-  "typedef ga_complex128 complex128;\n"
-  "template <typename T> struct ga_raw_c {\n"
-  "  T *p; long long n;\n"
-  "  __device__ T &operator[](long long j) const { return p[j]; }\n"
-  "  __device__ long long size() const { return n; }\n"
-  "};\n"
-  "template <typename T, int ND> struct ga_raw_s {\n"
-  "  char *p; long long n; long long sh[ND]; long long st[ND];\n"
-  "  __device__ T &operator[](long long j) const {\n"
-  "    long long o = 0;\n"
-  "#pragma unroll\n"
-  "    for (int d = ND - 1; d >= 0; d--) { long long q = j / sh[d]; o += (j - q * sh[d]) * st[d]; j = q; }\n"
-  "    return *(T *)(p + o);\n"
-  "  }\n"
-  "  __device__ long long size() const { return n; }\n"
-  "};\n"
-  "template <typename I> struct ga_ind { I n; __device__ I size() const { return n; } };\n"
-  "#define GA_EWK_HALF_OP(op) \\\n"
-  "  __device__ __forceinline__ ga_half &operator op##=(ga_half &a, float b) { a = ga_half((float)a op b); return a; }\n"
-  "GA_EWK_HALF_OP(+) GA_EWK_HALF_OP(-) GA_EWK_HALF_OP(*) GA_EWK_HALF_OP(/)\n"
-  "template <typename T> struct ga_ewk_id { typedef T type; };\n"
-  "#define GA_EWK_CPLX_OP(op) \\\n"
-  "  template <typename T> __device__ __forceinline__ ga_complex<T> &operator op##=(ga_complex<T> &a, "
-  "const ga_complex<T> &b) { a = a op b; return a; } \\\n"
-  "  template <typename T> __device__ __forceinline__ ga_complex<T> &operator op##=(ga_complex<T> &a, "
-  "typename ga_ewk_id<T>::type b) { a = a op ga_complex<T>(b); return a; } \\\n"
-  "  template <typename T> __device__ __forceinline__ ga_complex<T> operator op(ga_complex<T> a, "
-  "typename ga_ewk_id<T>::type b) { return a op ga_complex<T>(b); } \\\n"
-  "  template <typename T> __device__ __forceinline__ ga_complex<T> operator op(typename ga_ewk_id<T>::type a, "
-  "ga_complex<T> b) { return ga_complex<T>(a) op b; }\n"
-  "GA_EWK_CPLX_OP(+) GA_EWK_CPLX_OP(-) GA_EWK_CPLX_OP(*) GA_EWK_CPLX_OP(/)\n"
-  "template <typename T> __device__ __forceinline__ T real(const ga_complex<T> &z) { return z.re; }\n"
-  "template <typename T> __device__ __forceinline__ T imag(const ga_complex<T> &z) { return z.im; }\n"
-  "template <typename T> __device__ __forceinline__ ga_complex<T> conj(const ga_complex<T> &z) "
-  "{ return ga_complex<T>(z.re, -z.im); }\n";
 
 typedef struct ewk_shape {
   const ga_ewk_call *c;
@@ -181,7 +139,7 @@ static char *gen_source(const void *ud) {
   ga_strbuf b;
   ga_sb_init(&b);
   ga_sb_puts(&b, ga_kernel_ga_types);
-  ga_sb_puts(&b, ga_cuda_ewk_prelude);
+  ga_sb_puts(&b, ga_kernel_ga_ewk);
   ga_sb_printf(&b, "// ElementwiseKernel %s\n", k->name);
   for (int t = 0; t < k->ntv; t++) ga_sb_printf(&b, "typedef %s %s;\n", ga_dtypes[c->tv_dtype[t]].cuda, k->tnames[t]);
   if (k->preamble[0]) { ga_sb_puts(&b, k->preamble); ga_sb_puts(&b, "\n"); }

@@ -21,6 +21,7 @@
 #include <string.h>
 
 extern const char ga_kernel_ga_types[];
+extern const char ga_kernel_ga_gather[];
 
 #define BLOCK 256
 #define IDX32_LIMIT ((int64_t)INT32_MAX - (1 << 22))   /* as ga_cuda_ew.c: room for i += stride */
@@ -61,93 +62,47 @@ static void make_key(const g_shape *s, ga_kkey *key) {
   for (int j = 0; j < a->nidx; j++) key->w[1 + j / 16] |= (uint64_t)a->idx[j].dtype << (4 * (j % 16));
 }
 
-/* *p += v for x's dtype, atomically. */
-static void gen_atomic(ga_strbuf *b, int dt) {
-  const char *T = cu(dt);
-  ga_sb_printf(b, "__device__ __forceinline__ void ga_atomic_add(%s *p, %s v) {\n", T, T);
+/* Scatter-add's atomic for x's dtype (GA_ATOMIC of kernels/ga_gather.cuh). */
+static int atomic_kind(int dt) {
   switch (dt) {
-  case GA_FLOAT32: case GA_FLOAT64: case GA_INT32: case GA_UINT32: case GA_UINT64:
-    ga_sb_puts(b, "  atomicAdd(p, v);\n");
-    break;
-  case GA_INT64:   /* two's complement: the unsigned sum has the same bits */
-    ga_sb_puts(b, "  atomicAdd((unsigned long long *)p, (unsigned long long)v);\n");
-    break;
-  case GA_COMPLEX64: case GA_COMPLEX128:
-    ga_sb_puts(b, "  atomicAdd(&p->re, v.re);\n  atomicAdd(&p->im, v.im);\n");
-    break;
-  case GA_BOOL:   /* stored as 0/1: or-ing bit 0 of its byte is a logical or */
-    ga_sb_puts(b, "  if (v) atomicOr((unsigned *)((size_t)p & ~(size_t)3), 1u << (((size_t)p & 3) * 8));\n");
-    break;
-  default: {      /* 8/16-bit: compare-and-swap the 32-bit word that holds *p */
-    int bits = GA_ITEMSIZE(dt) * 8;
-    ga_sb_printf(b, "  unsigned *w = (unsigned *)((size_t)p & ~(size_t)3);\n"
-                 "  const unsigned sh = (unsigned)((size_t)p & 3) * 8, mask = 0x%xu << sh;\n"
-                 "  unsigned old = *w, assumed;\n  do {\n    assumed = old;\n"
-                 "    const unsigned cur = (assumed & mask) >> sh;\n", bits == 8 ? 0xff : 0xffff);
-    if (dt == GA_FLOAT16)   /* NumPy's float16 add: in float, rounded once */
-      ga_sb_puts(b, "    ga_half h; h.x = (unsigned short)cur;\n"
-                    "    const unsigned nb = ga_half((float)h + (float)v).x;\n");
-    else
-      ga_sb_printf(b, "    const unsigned nb = (unsigned)(unsigned %s)(%s)((%s)cur + v);\n",
-                   bits == 8 ? "char" : "short", T, T);
-    ga_sb_puts(b, "    old = atomicCAS(w, assumed, (assumed & ~mask) | ((nb << sh) & mask));\n"
-                  "  } while (old != assumed);\n");
+  case GA_FLOAT32: case GA_FLOAT64: case GA_INT32: case GA_UINT32: case GA_UINT64: return 0;
+  case GA_INT64: return 1;
+  case GA_COMPLEX64: case GA_COMPLEX128: return 2;
+  case GA_BOOL: return 3;
+  default: return dt == GA_FLOAT16 ? 4 : 5;   /* 8/16-bit: a CAS loop */
   }
-  }
-  ga_sb_puts(b, "}\n");
 }
 
+/* The per-call part (sizes, types, mode, the lists over the dims and the
+ * index arrays), then the algorithm of kernels/ga_gather.cuh. */
 static char *gen_source(const void *ud) {
   const g_shape *s = ud;
   const ga_gather_call *c = s->c;
   const ga_adv *a = c->adv;
-  int nd = a->ndim, ni = a->nidx, ndx = nd > 0 ? nd : 1, nix = ni > 0 ? ni : 1;
-  const char *IT = s->idx64 ? "long long" : "int", *T = cu(c->dtype);
+  int nd = a->ndim, ni = a->nidx, ndx = nd > 0 ? nd : 1, nix = ni > 0 ? ni : 1, narrow = GA_ITEMSIZE(c->dtype) == 1;
   static const char *const mode_name[] = {"gather", "scatter", "scatter-add"};
   ga_strbuf b;
   ga_sb_init(&b);
   ga_sb_puts(&b, ga_kernel_ga_types);
   ga_sb_printf(&b, "\n// %s, %s, %d-d selection, %d index arrays\n", mode_name[c->mode], ga_dtypes[c->dtype].name, nd, ni);
-  ga_sb_printf(&b, "struct ga_gx { %s shape[%d]; %s sx[%d]; %s sv[%d]; %s si[%d][%d]; long long n[%d]; %s st[%d]; "
-               "const char *ip[%d]; };\n", IT, ndx, IT, ndx, IT, ndx, IT, nix, ndx, nix, IT, nix, nix);
-  ga_sb_puts(&b, "__device__ __forceinline__ void ga_flag(int *err, int j, long long t) {\n"
-                 "  if (atomicCAS(err, 0, j + 1) == 0) ((long long *)err)[1] = t;\n}\n");
-  if (c->mode == GA_GATHER_ADD) gen_atomic(&b, c->dtype);
-  ga_sb_printf(&b, "extern \"C\" __global__ void __launch_bounds__(%d) ga_gather(%s n, char *x, char *v, int *err, "
-               "const ga_gx g) {\n", BLOCK, IT);
-  ga_sb_printf(&b, "  for (%s i = (%s)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (%s)gridDim.x * blockDim.x) {\n",
-               IT, IT, IT);
-  ga_sb_printf(&b, "    %s r = i, ox = 0, ov = 0", IT);
-  for (int j = 0; j < ni; j++) ga_sb_printf(&b, ", o%d = 0", j);
-  ga_sb_puts(&b, ";\n    (void)r;\n");
-  for (int d = nd - 1; d >= 0; d--) {   /* the last index left is below shape[0] */
-    if (d > 0) ga_sb_printf(&b, "    { %s q = r / g.shape[%d], e = r - q * g.shape[%d]; r = q;\n", IT, d, d);
-    else ga_sb_printf(&b, "    { %s e = r;\n", IT);
-    ga_sb_printf(&b, "      ox += e * g.sx[%d]; ov += e * g.sv[%d];", d, d);
-    for (int j = 0; j < ni; j++) ga_sb_printf(&b, " o%d += e * g.si[%d][%d];", j, j, d);
-    ga_sb_puts(&b, "\n    }\n");
-  }
-  ga_sb_puts(&b, "    bool ok = true;\n");
+  ga_sb_printf(&b, "#define BLOCK %d\n#define GA_MODE %d\n#define GA_ATOMIC %d\n#define GA_CAS_MASK %s\n#define GA_CAS_NARROW %s\n",
+               BLOCK, c->mode, atomic_kind(c->dtype), narrow ? "0xffu" : "0xffffu", narrow ? "char" : "short");
+  ga_sb_printf(&b, "#define NDX %d\n#define NIX %d\ntypedef %s ga_idx; typedef %s elem_t;\n", ndx, nix,
+               s->idx64 ? "long long" : "int", cu(c->dtype));
+  ga_sb_puts(&b, "#define GA_OI_DECLS");
+  for (int j = 0; j < ni; j++) ga_sb_printf(&b, " GA_OI_DECL(%d)", j);
+  ga_sb_puts(&b, "\n#define GA_OI_STEPS(d)");
+  for (int j = 0; j < ni; j++) ga_sb_printf(&b, " GA_OI_STEP(%d, d)", j);
+  ga_sb_puts(&b, "\n#define GA_DSTEPS");
+  for (int d = nd - 1; d >= 0; d--) ga_sb_printf(&b, d ? " GA_DSTEP(%d)" : " GA_DSTEP0", d);
+  ga_sb_puts(&b, "\n#define GA_LOADS");
   for (int j = 0; j < ni; j++) {
     int dt = a->idx[j].dtype;
-    if (dt == GA_UINT64)   /* above INT64_MAX: LLONG_MIN, which no axis accepts */
-      ga_sb_printf(&b, "    { const unsigned long long u = *(const unsigned long long *)(g.ip[%d] + o%d);\n"
-                   "      const long long t = u > 0x7fffffffffffffffull ? (long long)(-0x7fffffffffffffffll - 1) : (long long)u;\n", j, j);
-    else
-      ga_sb_printf(&b, "    { const long long t = (long long)*(const %s *)(g.ip[%d] + o%d);\n", cu(dt), j, j);
-    /* 1-based, negatives from the end; 0 lands on n: out of range */
-    ga_sb_printf(&b, "      const long long z = t > 0 ? t - 1 : t + g.n[%d];\n"
-                 "      if (z < 0 || z >= g.n[%d]) { ok = false; ga_flag(err, %d, t); }\n"
-                 "      else ox += (%s)z * g.st[%d];\n    }\n", j, j, j, IT, j);
+    if (dt == GA_UINT64) ga_sb_printf(&b, " GA_LOAD_U64(%d)", j);
+    else ga_sb_printf(&b, " GA_LOAD(%d, %s)", j, cu(dt));
   }
-  if (c->mode == GA_GATHER_GET)
-    ga_sb_printf(&b, "    if (ok) *(%s *)(v + ov) = *(const %s *)(x + ox);\n"
-                 "    else for (int k = 0; k < (int)sizeof(%s); k++) v[ov + k] = 0;\n", T, T, T);
-  else if (c->mode == GA_GATHER_SET)
-    ga_sb_printf(&b, "    if (ok) *(%s *)(x + ox) = *(const %s *)(v + ov);\n", T, T);
-  else
-    ga_sb_printf(&b, "    if (ok) ga_atomic_add((%s *)(x + ox), *(const %s *)(v + ov));\n", T, T);
-  ga_sb_puts(&b, "  }\n}\n");
+  ga_sb_puts(&b, "\n");
+  ga_sb_puts(&b, ga_kernel_ga_gather);
   return ga_sb_take(&b);
 }
 

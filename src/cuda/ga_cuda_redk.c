@@ -24,6 +24,8 @@
 #include <string.h>
 
 extern const char ga_kernel_ga_types[];
+extern const char ga_kernel_ga_ewk[];
+extern const char ga_kernel_ga_redk[];
 
 #define BLOCK 256
 #define U 4                /* loads in flight per thread and step */
@@ -119,7 +121,7 @@ static void gen_prelude(ga_strbuf *b, const ga_redk_call *c) {
   const ga_redk *k = c->k;
   int nin = k->e.nin;
   ga_sb_puts(b, ga_kernel_ga_types);
-  ga_sb_puts(b, ga_cuda_ewk_prelude);
+  ga_sb_puts(b, ga_kernel_ga_ewk);
   ga_sb_printf(b, "// ReductionKernel %s\n", k->e.name);
   for (int t = 0; t < k->e.ntv; t++) ga_sb_printf(b, "typedef %s %s;\n", ga_dtypes[c->tv_dtype[t]].cuda, k->e.tnames[t]);
   ga_sb_printf(b, "typedef %s _type_reduce;\n", ga_dtypes[c->red_dtype].cuda);
@@ -139,15 +141,7 @@ static void gen_prelude(ga_strbuf *b, const ga_redk_call *c) {
     if (!is_arr(c, a)) ga_sb_printf(b, ", const %s %s", tname(c, a), k->e.p[a].name);
   ga_sb_printf(b, ", const ga_ind<long long> &_in_ind, const ga_ind<long long> &_out_ind) {\n"
                "  (void)_in_ind; (void)_out_ind;\n%s\n;\n}\n", k->post_map_expr);
-  ga_sb_puts(b,
-    "__device__ __forceinline__ acc_s r_shfl(const acc_s &a, int d) {\n"
-    "  acc_s b = a;\n  unsigned *w = reinterpret_cast<unsigned *>(&b);\n"
-    "#pragma unroll\n  for (int k = 0; k < (int)(sizeof(acc_s) / 4); k++) w[k] = __shfl_down_sync(0xffffffffu, w[k], d);\n"
-    "  return b;\n}\n"
-    "__device__ __forceinline__ void r_comb(acc_s &a, bool &has, const acc_s &b, bool hb) {\n"
-    "  if (hb) { if (has) a.v = _ga_red(a.v, b.v); else { a = b; has = true; } } }\n"
-    "__device__ __forceinline__ void r_fold(acc_s &a, bool &has, const _type_reduce &x) {\n"
-    "  if (has) a.v = _ga_red(a.v, x); else { a.v = x; has = true; } }\n");
+  ga_sb_puts(b, ga_kernel_ga_redk);
 }
 
 /* the index struct: kept and reduced shapes, every array's strides */

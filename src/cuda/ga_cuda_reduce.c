@@ -28,13 +28,12 @@
 extern const char ga_kernel_ga_types[];
 extern const char ga_kernel_ga_math[];
 extern const char ga_kernel_ga_cmath[];
+extern const char ga_kernel_ga_reduce[];
 
 #define BLOCK 256
 #define U 4   /* loads in flight per thread and step */
 #define UC 8  /* the same in the COL kernel (rows of a column reduction) */
 #define CTY (BLOCK / 32)   /* COL: threads along the reduced axis */
-#define XSTR(x) STR(x)
-#define STR(x) #x
 enum { K_ROW, K_COL, K_FIN_ROW, K_FIN_COL };
 
 typedef struct red_shape {
@@ -151,66 +150,6 @@ static void gen_prelude(ga_strbuf *b, const ga_red_call *c) {
   ga_sb_printf(b, "__device__ __forceinline__ void r_red(acc_s &a, const acc_s &b) { %s; }\n", op->reduce);
   ga_sb_printf(b, "__device__ __forceinline__ void r_post(const acc_s &a, long long _n, out0_t &out0) { (void)_n; %s; }\n",
                op->post);
-  /* warp shuffles of the accumulator, field by field */
-  ga_sb_puts(b,
-    "__device__ __forceinline__ int r_sh(bool v, int d) { return __shfl_down_sync(0xffffffffu, (int)v, d); }\n"
-    "__device__ __forceinline__ int r_sh(signed char v, int d) { return __shfl_down_sync(0xffffffffu, (int)v, d); }\n"
-    "__device__ __forceinline__ int r_sh(unsigned char v, int d) { return __shfl_down_sync(0xffffffffu, (int)v, d); }\n"
-    "__device__ __forceinline__ int r_sh(short v, int d) { return __shfl_down_sync(0xffffffffu, (int)v, d); }\n"
-    "__device__ __forceinline__ int r_sh(unsigned short v, int d) { return __shfl_down_sync(0xffffffffu, (int)v, d); }\n"
-    "template <typename T> __device__ __forceinline__ T r_sh(T v, int d) { return __shfl_down_sync(0xffffffffu, v, d); }\n"
-    "template <typename T> __device__ __forceinline__ ga_complex<T> r_sh(ga_complex<T> v, int d) {\n"
-    "  return ga_complex<T>(__shfl_down_sync(0xffffffffu, v.re, d), __shfl_down_sync(0xffffffffu, v.im, d)); }\n"
-    "__device__ __forceinline__ acc_s r_shfl(const acc_s &a, int d) {\n"
-    "  acc_s b; b.v = (acc_t)r_sh(a.v, d); b.i = __shfl_down_sync(0xffffffffu, a.i, d); return b; }\n");
-  /* fold one element into (a, has); combine two partial results */
-  ga_sb_puts(b,
-    "__device__ __forceinline__ void r_fold(acc_s &a, bool &has, in0_t x, long long j) {\n"
-    "  if (has) { acc_s t; r_map(t, x, j); r_red(a, t); } else { r_map(a, x, j); has = true; } }\n"
-    "__device__ __forceinline__ void r_comb(acc_s &a, bool &has, const acc_s &b, bool hb) {\n"
-    "  if (hb) { if (has) r_red(a, b); else { a = b; has = true; } } }\n");
-}
-
-/* the start of a thread's accumulator: the identity, or "nothing yet" */
-static const char *acc_init(const ga_red_call *c) {
-  return noident(c) ? "acc_s a; a.i = 0; bool has = false;" : "acc_s a; r_ident(a); bool has = true;";
-}
-
-/* ix: the index struct; decomposition of output o into ioff/ooff */
-static void gen_ix(ga_strbuf *b, const ga_red_call *c, const char *IT) {
-  int on = c->ondim, rn = c->rndim;
-  ga_sb_printf(b, "struct ga_rx { %s oshape[%d], istr_o[%d], ostr[%d], rshape[%d], istr_r[%d]; };\n", IT, on, on,
-               on, rn, rn);
-}
-
-static void gen_odecomp(ga_strbuf *b, const ga_red_call *c, const char *IT, const char *o, const char *ind) {
-  ga_sb_printf(b, "%s%s ioff = 0, ooff = 0;\n%s{ %s q = %s;\n", ind, IT, ind, IT, o);
-  for (int d = c->ondim - 1; d >= 0; d--) {
-    if (d > 0)
-      ga_sb_printf(b, "%s  { %s t = q / ix.oshape[%d], x = q - t * ix.oshape[%d]; q = t; ioff += x * ix.istr_o[%d]; ooff += x * ix.ostr[%d]; }\n",
-                   ind, IT, d, d, d, d);
-    else
-      ga_sb_printf(b, "%s  ioff += q * ix.istr_o[0]; ooff += q * ix.ostr[0];\n", ind);
-  }
-  ga_sb_printf(b, "%s}\n", ind);
-}
-
-/* byte offset of reduced position r over the reduced dims */
-static void gen_rdecomp(ga_strbuf *b, const ga_red_call *c, const char *IT, const char *r, const char *ind) {
-  if (c->rndim == 1) { ga_sb_printf(b, "%s%s roff = %s * ix.istr_r[0];\n", ind, IT, r); return; }
-  ga_sb_printf(b, "%s%s roff = 0;\n%s{ %s q = %s;\n", ind, IT, ind, IT, r);
-  for (int d = c->rndim - 1; d >= 0; d--) {
-    if (d > 0)
-      ga_sb_printf(b, "%s  { %s t = q / ix.rshape[%d]; roff += (q - t * ix.rshape[%d]) * ix.istr_r[%d]; q = t; }\n",
-                   ind, IT, d, d, d);
-    else
-      ga_sb_printf(b, "%s  roff += q * ix.istr_r[0];\n", ind);
-  }
-  ga_sb_printf(b, "%s}\n", ind);
-}
-
-static void gen_store(ga_strbuf *b, const char *acc, const char *where, const char *ind) {
-  ga_sb_printf(b, "%s{ out0_t r; r_post(%s, nred, r); *(out0_mt *)(out + %s) = ga_cast<out0_mt>(r); }\n", ind, acc, where);
 }
 
 /* combine (a, has) over the G threads of a group into lane 0 (also used by
@@ -228,49 +167,6 @@ void ga_cuda_red_group_combine(ga_strbuf *b, int g) {
   ga_sb_printf(b, "    has = false; a.i = 0;\n    if (lane < %d) { a = sa[w]; has = sh[w]; }\n", g / 32);
   ga_sb_printf(b, "    for (int d = %d; d >= 1; d >>= 1) { acc_s t = r_shfl(a, d); bool ht = __shfl_down_sync(0xffffffffu, has, d); r_comb(a, has, t, ht); }\n  }\n",
                g / 64);
-}
-
-static void gen_row(ga_strbuf *b, const red_shape *s, const char *IT) {
-  const ga_red_call *c = s->c;
-  int g = s->g, v = s->v;
-  ga_sb_printf(b, "extern \"C\" __global__ void __launch_bounds__(%d) ga_red(const char *in, char *out, acc_s *part, "
-               "%s nout, %s nred, %s nseg, %s seg, const ga_rx ix) {\n", BLOCK, IT, IT, IT, IT);
-  ga_sb_printf(b, "  const int lane = threadIdx.x %% %d, grp = threadIdx.x / %d;\n", g, g);
-  ga_sb_printf(b, "  const %s gid = (%s)blockIdx.x * %d + grp;\n", IT, IT, BLOCK / g);
-  ga_sb_puts(b, "  const bool active = gid < nout * nseg;\n");
-  ga_sb_printf(b, "  const %s o = active ? gid / nseg : 0, sg = gid - o * nseg;\n", IT);
-  gen_odecomp(b, c, IT, "o", "  ");
-  ga_sb_printf(b, "  const %s r0 = sg * seg, r1 = r0 + seg < nred ? r0 + seg : nred;\n", IT);
-  ga_sb_printf(b, "  %s\n  if (active) {\n", acc_init(c));
-  if (s->contig) {
-    /* positions within a row in 32 bits when they fit, whatever the byte
-     * offsets of the rows need */
-    const char *RT = s->ridx64 ? "long long" : "int";
-    ga_sb_printf(b, "    const in0_mt *row = (const in0_mt *)(in + ioff);\n    const %s q0 = (%s)r0, q1 = (%s)r1;\n", RT, RT, RT);
-    if (v > 1) {
-      /* U vectors per step, loaded before any is folded: one bound check
-       * for all, so the loads are in flight together */
-      ga_sb_printf(b, "    %s r = q0 + lane * %d;\n", RT, v);
-      ga_sb_printf(b, "    for (; r + %d <= q1; r += %d) {\n      ga_vec<in0_mt, %d> w[%d];\n", (U - 1) * g * v + v, U * g * v, v, U);
-      ga_sb_printf(b, "#pragma unroll\n      for (int u = 0; u < %d; u++) w[u] = *(const ga_vec<in0_mt, %d> *)(row + r + u * %d);\n", U, v, g * v);
-      ga_sb_printf(b, "#pragma unroll\n      for (int u = 0; u < %d; u++)\n#pragma unroll\n        for (int k = 0; k < %d; k++) r_fold(a, has, ga_cast<in0_t>(w[u].v[k]), r + u * %d + k);\n    }\n", U, v, g * v);
-      ga_sb_printf(b, "    for (; r + %d <= q1; r += %d) {\n", v, g * v);
-      ga_sb_printf(b, "      const ga_vec<in0_mt, %d> w = *(const ga_vec<in0_mt, %d> *)(row + r);\n", v, v);
-      ga_sb_printf(b, "#pragma unroll\n      for (int k = 0; k < %d; k++) r_fold(a, has, ga_cast<in0_t>(w.v[k]), r + k);\n    }\n", v);
-      ga_sb_printf(b, "    for (%s t = r; t < q1 && t < r + %d; t++) r_fold(a, has, ga_cast<in0_t>(row[t]), t);\n", RT, v);
-    } else {
-      ga_sb_printf(b, "#pragma unroll 4\n    for (%s r = q0 + lane; r < q1; r += %d) r_fold(a, has, ga_cast<in0_t>(row[r]), r);\n", RT, g);
-    }
-  } else {
-    ga_sb_printf(b, "#pragma unroll 4\n    for (%s r = r0 + lane; r < r1; r += %d) {\n", IT, g);
-    gen_rdecomp(b, c, IT, "r", "      ");
-    ga_sb_puts(b, "      r_fold(a, has, ga_cast<in0_t>(*(const in0_mt *)(in + ioff + roff)), r);\n    }\n");
-  }
-  ga_sb_puts(b, "  }\n");
-  ga_cuda_red_group_combine(b, g);
-  ga_sb_puts(b, "  if (lane == 0 && active) {\n    if (nseg == 1) ");
-  gen_store(b, "a", "ooff", "");
-  ga_sb_puts(b, "    else part[gid] = a;\n  }\n}\n");
 }
 
 /* COL kernels: the CTY accumulators of each of a thread column's v outputs
@@ -292,83 +188,26 @@ void ga_cuda_red_col_combine(ga_strbuf *b, int v, const char *acc, const char *h
   ga_sb_puts(b, "      }\n    }\n    __syncthreads();\n  }\n");
 }
 
-static void gen_col(ga_strbuf *b, const red_shape *s, const char *IT) {
-  const ga_red_call *c = s->c;
-  int v = s->v;
-  const int TY = CTY;
-  ga_sb_printf(b, "extern \"C\" __global__ void __launch_bounds__(%d) ga_red(const char *in, char *out, acc_s *part, "
-               "%s nout, %s nred, %s nseg, %s seg, const ga_rx ix) {\n", BLOCK, IT, IT, IT, IT);
-  ga_sb_printf(b, "  const int tx = threadIdx.x %% 32, ty = threadIdx.x / 32;\n");
-  ga_sb_printf(b, "  const %s o0 = ((%s)blockIdx.x * 32 + tx) * %d, sg = blockIdx.y;\n", IT, IT, v);
-  ga_sb_puts(b, "  const bool active = o0 < nout;\n");
-  gen_odecomp(b, c, IT, "(active ? o0 : 0)", "  ");
-  ga_sb_printf(b, "  const %s r0 = sg * seg, r1 = r0 + seg < nred ? r0 + seg : nred;\n", IT);
-  ga_sb_printf(b, "  acc_s a[%d]; bool has[%d];\n", v, v);
-  ga_sb_printf(b, "#pragma unroll\n  for (int k = 0; k < %d; k++) { a[k].i = 0; has[k] = %s; %s }\n", v,
-               noident(c) ? "false" : "true", noident(c) ? "" : "r_ident(a[k]);");
-  /* UC rows per step, loaded before any is folded (one bound check) */
-  ga_sb_printf(b, "  if (active) {\n    %s r = r0 + ty;\n", IT);
-  ga_sb_printf(b, "    for (; r + %d < r1; r += %d) {\n      ga_vec<in0_mt, %d> w[%d];\n", (UC - 1) * TY, UC * TY, v, UC);
-  ga_sb_printf(b, "#pragma unroll\n      for (int u = 0; u < %d; u++) {\n", UC);
-  gen_rdecomp(b, c, IT, "(r + u * " XSTR(CTY) ")", "        ");
-  ga_sb_printf(b, "        w[u] = *(const ga_vec<in0_mt, %d> *)(in + ioff + roff);\n      }\n", v);
-  ga_sb_printf(b, "#pragma unroll\n      for (int u = 0; u < %d; u++)\n#pragma unroll\n        for (int k = 0; k < %d; k++) r_fold(a[k], has[k], ga_cast<in0_t>(w[u].v[k]), r + u * %d);\n    }\n", UC, v, TY);
-  ga_sb_printf(b, "    for (; r < r1; r += %d) {\n", TY);
-  gen_rdecomp(b, c, IT, "r", "      ");
-  ga_sb_printf(b, "      const ga_vec<in0_mt, %d> w = *(const ga_vec<in0_mt, %d> *)(in + ioff + roff);\n", v, v);
-  ga_sb_printf(b, "#pragma unroll\n      for (int k = 0; k < %d; k++) r_fold(a[k], has[k], ga_cast<in0_t>(w.v[k]), r);\n", v);
-  ga_sb_puts(b, "    }\n  }\n");
-  ga_cuda_red_col_combine(b, v, "a", "has");
-  ga_sb_puts(b, "  if (ty == 0 && active) {\n");
-  ga_sb_printf(b, "#pragma unroll\n    for (int k = 0; k < %d; k++) {\n", v);
-  ga_sb_printf(b, "      const acc_s x = sa[threadIdx.x * %d + k];\n", v);
-  char where[64];
-  snprintf(where, sizeof where, "ooff + k * ix.ostr[%d]", c->ondim - 1);
-  ga_sb_printf(b, "      if (nseg == 1) ");
-  gen_store(b, "x", where, "");
-  ga_sb_puts(b, "      else part[sg * nout + o0 + k] = x;\n    }\n  }\n}\n");
-}
-
-/* the second kernels: combine each output's nseg partial accumulators */
-static void gen_fin(ga_strbuf *b, const red_shape *s, const char *IT) {
-  const ga_red_call *c = s->c;
-  ga_sb_printf(b, "extern \"C\" __global__ void __launch_bounds__(%d) ga_red(const char *in, char *out, acc_s *part, "
-               "%s nout, %s nred, %s nseg, %s seg, const ga_rx ix) {\n", BLOCK, IT, IT, IT, IT);
-  ga_sb_puts(b, "  (void)in; (void)seg;\n");
-  if (s->kind == K_FIN_COL) {
-    ga_sb_printf(b, "  const %s o = (%s)blockIdx.x * %d + threadIdx.x;\n  if (o >= nout) return;\n", IT, IT, BLOCK);
-    ga_sb_puts(b, "  acc_s a = part[o];\n  for (long long k = 1; k < nseg; k++) r_red(a, part[k * nout + o]);\n");
-    gen_odecomp(b, c, IT, "o", "  ");
-    gen_store(b, "a", "ooff", "  ");
-    ga_sb_puts(b, "}\n");
-    return;
-  }
-  /* a group per output (a warp, or the whole block for many segments);
-   * groups leave together, so the barriers of a block group are safe */
-  int g = s->g;
-  ga_sb_printf(b, "  const int lane = threadIdx.x %% %d, grp = threadIdx.x / %d;\n", g, g);
-  ga_sb_printf(b, "  const %s o = (%s)blockIdx.x * %d + grp;\n  if (o >= nout) return;\n", IT, IT, BLOCK / g);
-  ga_sb_puts(b, "  acc_s a; a.i = 0; bool has = false;\n");
-  ga_sb_printf(b, "  for (%s k = lane; k < nseg; k += %d) r_comb(a, has, part[o * nseg + k], true);\n", IT, g);
-  ga_cuda_red_group_combine(b, g);
-  gen_odecomp(b, c, IT, "o", "  ");
-  ga_sb_puts(b, "  if (lane == 0) ");
-  gen_store(b, "a", "ooff", "");
-  ga_sb_puts(b, "}\n");
-}
-
+/* The per-call part (types, the row's statements, the kernel shape), then
+ * the algorithm of kernels/ga_reduce.cuh. */
 static char *gen_source(const void *ud) {
   const red_shape *s = ud;
-  const char *IT = s->idx64 ? "long long" : "int";
+  const ga_red_call *c = s->c;
   ga_strbuf b;
   ga_sb_init(&b);
-  gen_prelude(&b, s->c);
-  gen_ix(&b, s->c, IT);
-  switch (s->kind) {
-  case K_ROW: gen_row(&b, s, IT); break;
-  case K_COL: gen_col(&b, s, IT); break;
-  default: gen_fin(&b, s, IT); break;
-  }
+  gen_prelude(&b, c);
+  ga_sb_printf(&b, "typedef %s ga_idx; typedef %s ga_ridx;\n", s->idx64 ? "long long" : "int",
+               s->ridx64 ? "long long" : "int");
+  ga_sb_printf(&b, "#define BLOCK %d\n#define U %d\n#define UC %d\n#define CTY %d\n#define GA_RED_KIND %d\n", BLOCK, U, UC,
+               CTY, s->kind);
+  ga_sb_printf(&b, "#define G %d\n#define V %d\n#define CONTIG %d\n#define NOIDENT %d\n#define ONDIM %d\n#define RNDIM %d\n",
+               s->g, s->v, s->contig, noident(c), c->ondim, c->rndim);
+  ga_sb_puts(&b, "#define GA_OSTEPS");
+  for (int d = c->ondim - 1; d >= 0; d--) ga_sb_printf(&b, d ? " GA_OSTEP(%d)" : " GA_OSTEP0", d);
+  ga_sb_puts(&b, "\n#define GA_RSTEPS");
+  for (int d = c->rndim - 1; d >= 0; d--) ga_sb_printf(&b, d ? " GA_RSTEP(%d)" : " GA_RSTEP0", d);
+  ga_sb_puts(&b, "\n");
+  ga_sb_puts(&b, ga_kernel_ga_reduce);
   return ga_sb_take(&b);
 }
 

@@ -43,6 +43,8 @@
 extern const char ga_kernel_ga_types[];
 extern const char ga_kernel_ga_math[];
 extern const char ga_kernel_ga_cmath[];
+extern const char ga_kernel_ga_scan[];
+extern const char ga_kernel_ga_nonzero[];
 
 #define BLOCK 256
 #define NWARP (BLOCK / 32)
@@ -105,22 +107,15 @@ static int vec_of(int dt, int ipt) {
   return v;
 }
 
-/* The accumulator shuffled up by d lanes. */
-static void gen_shfl(ga_strbuf *b, int acc, bool idx) {
-  ga_sb_puts(b, "__device__ __forceinline__ ga_acc ga_shfl_up(const ga_acc x, int d) {\n  ga_acc r;\n");
-  if (GA_IS_COMPLEX(acc))
-    ga_sb_puts(b, "  r.v.re = __shfl_up_sync(0xffffffffu, x.v.re, d);\n  r.v.im = __shfl_up_sync(0xffffffffu, x.v.im, d);\n");
-  else if (acc == GA_BOOL)
-    ga_sb_puts(b, "  r.v = __shfl_up_sync(0xffffffffu, (int)x.v, d) != 0;\n");
-  else if (GA_ITEMSIZE(acc) < 4)
-    ga_sb_puts(b, "  r.v = (acc_t)__shfl_up_sync(0xffffffffu, (int)x.v, d);\n");
-  else
-    ga_sb_puts(b, "  r.v = __shfl_up_sync(0xffffffffu, x.v, d);\n");
-  if (idx) ga_sb_puts(b, "  r.i = __shfl_up_sync(0xffffffffu, x.i, d);\n");
-  ga_sb_puts(b, "  return r;\n}\n");
+/* How the accumulator crosses lanes (GA_ACC_SHFL of ga_scan.cuh): 3 complex
+ * (two shuffles), 2 bool, 1 narrower than int (widened), 0 as is. */
+static int shfl_kind(int acc) {
+  if (GA_IS_COMPLEX(acc)) return 3;
+  if (acc == GA_BOOL) return 2;
+  return GA_ITEMSIZE(acc) < 4 ? 1 : 0;
 }
 
-/* Types, the row's statements as functions, the shuffle and the block scan. */
+/* The per-call part: types, sizes, the kernel chosen, the row's statements as functions. */
 static void gen_common(ga_strbuf *b, const sc_plan *p) {
   const ga_scan_call *c = p->c;
   const ga_red_op *op = c->op;
@@ -132,9 +127,12 @@ static void gen_common(ga_strbuf *b, const sc_plan *p) {
   }
   ga_sb_printf(b, "\n// scan %s: %s -> %s, accumulating in %s; %s style, pass %d\n", op->name, ga_dtypes[c->T].name,
                ga_dtypes[c->out_dtype].name, ga_dtypes[c->acc].name, p->style == STYLE_ROW ? "row" : "column", p->pass);
-  ga_sb_printf(b, "#define BLOCK %d\n#define NWARP %d\n#define IPT %d\n#define TILE (BLOCK * IPT)\n"
-               "#define PAD(e) ((e) + ((e) >> 5))\n#define VI %d\n#define VO %d\n",
-               BLOCK, NWARP, p->ipt, vec_of(c->T, p->ipt), vec_of(c->out_dtype, p->ipt));
+  int tile = BLOCK * p->ipt, msz = GA_ITEMSIZE(c->T) > GA_ITEMSIZE(c->out_dtype) ? GA_ITEMSIZE(c->T)
+                                                                                : GA_ITEMSIZE(c->out_dtype);
+  ga_sb_printf(b, "#define BLOCK %d\n#define NWARP %d\n#define IPT %d\n#define VI %d\n#define VO %d\n#define SBYTES %d\n",
+               BLOCK, NWARP, p->ipt, vec_of(c->T, p->ipt), vec_of(c->out_dtype, p->ipt), (tile + tile / 32) * msz);
+  ga_sb_printf(b, "#define GA_SCAN_PASS %d\n#define GA_SCAN_ROW %d\n#define GA_ACC_SHFL %d\n#define GA_ACC_IDX %d\n",
+               p->pass, p->style == STYLE_ROW, shfl_kind(c->acc), idx);
   ga_sb_printf(b, "typedef %s in0_t; typedef %s in0_mt; typedef %s acc_t; typedef %s out0_mt;\n", cu_compute(c->T),
                cu(c->T), cu_compute(c->acc), cu(c->out_dtype));
   ga_sb_printf(b, "struct ga_acc { acc_t v;%s };\n", idx ? " long long i;" : "");
@@ -142,216 +140,15 @@ static void gen_common(ga_strbuf *b, const sc_plan *p) {
                "  ga_acc a; (void)_j;\n  %s;\n  return a;\n}\n", op->map);
   ga_sb_printf(b, "__device__ __forceinline__ ga_acc ga_red(ga_acc a, const ga_acc b) {\n  %s;\n  return a;\n}\n",
                op->reduce);
-  gen_shfl(b, c->acc, idx);
-  /* s: this thread's total; (hc, carry): everything before the tile.  pre
-   * (when hp) = carry + the totals of the threads before this one; tot =
-   * carry + every thread's total.  w: NWARP accumulators of shared memory,
-   * not read again until the caller's next __syncthreads. */
-  ga_sb_puts(b,
-    "__device__ __forceinline__ void ga_block_scan(const ga_acc s, const bool hc, const ga_acc &carry,\n"
-    "                                              ga_acc &pre, bool &hp, ga_acc &tot, ga_acc *w) {\n"
-    "  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;\n"
-    "  ga_acc inc = s;\n"
-    "#pragma unroll\n"
-    "  for (int d = 1; d < 32; d <<= 1) {\n"
-    "    const ga_acc y = ga_shfl_up(inc, d);\n"
-    "    if (lane >= d) inc = ga_red(y, inc);\n"
-    "  }\n"
-    "  const ga_acc ex = ga_shfl_up(inc, 1);\n"
-    "  if (lane == 31) w[warp] = inc;\n"
-    "  __syncthreads();\n"
-    "  hp = hc;\n"
-    "  if (hc) pre = carry;\n"
-    "  for (int k = 0; k < warp; k++) { pre = hp ? ga_red(pre, w[k]) : w[k]; hp = true; }\n"
-    "  if (lane > 0) { pre = hp ? ga_red(pre, ex) : ex; hp = true; }\n"
-    "  bool ht = hc;\n"
-    "  if (hc) tot = carry;\n"
-    "#pragma unroll\n"
-    "  for (int k = 0; k < NWARP; k++) { tot = ht ? ga_red(tot, w[k]) : w[k]; ht = true; }\n"
-    "}\n");
 }
 
-/* Row style: load tile t0 of the chunk at ip into shared memory. */
-static const char *ROW_LOAD =
-    "      const int valid = (int)(len - t0 < (long long)TILE ? len - t0 : (long long)TILE);\n"
-    "      const in0_mt *tp = ip + t0;\n"
-    "      if (valid == TILE && (size_t)tp % (VI * sizeof(in0_mt)) == 0) {\n"
-    "#pragma unroll\n"
-    "        for (int q = 0; q < IPT / VI; q++) {\n"
-    "          const int v = q * BLOCK + (int)threadIdx.x;\n"
-    "          const ga_vec<in0_mt, VI> x = ((const ga_vec<in0_mt, VI> *)tp)[v];\n"
-    "#pragma unroll\n"
-    "          for (int e = 0; e < VI; e++) s_in[PAD(v * VI + e)] = x.v[e];\n"
-    "        }\n"
-    "      } else {\n"
-    "        for (int e = threadIdx.x; e < valid; e += BLOCK) s_in[PAD(e)] = tp[e];\n"
-    "      }\n"
-    "      __syncthreads();\n";
-
-static const char *ROW_DECL =
-    "  __shared__ __align__(16) unsigned char sbuf[SBYTES];\n"
-    "  __shared__ __align__(16) unsigned char wbuf[NWARP * sizeof(ga_acc)];\n"
-    "  in0_mt *s_in = (in0_mt *)sbuf;\n"
-    "  out0_mt *s_out = (out0_mt *)sbuf;\n"
-    "  ga_acc *w = (ga_acc *)wbuf;\n"
-    "  (void)s_out;\n";
-
+/* The per-call part (types, the row's statements, sizes, which kernel), then
+ * the algorithm of kernels/ga_scan.cuh. */
 static char *gen_source(const void *ud) {
-  const sc_plan *p = ud;
-  const ga_scan_call *c = p->c;
   ga_strbuf b;
   ga_sb_init(&b);
-  gen_common(&b, p);
-  int tile = BLOCK * p->ipt, msz = GA_ITEMSIZE(c->T) > GA_ITEMSIZE(c->out_dtype) ? GA_ITEMSIZE(c->T)
-                                                                                : GA_ITEMSIZE(c->out_dtype);
-  ga_sb_printf(&b, "#define SBYTES %d\n", (tile + tile / 32) * msz);
-  if (p->pass == 2) {
-    /* the chunk totals of each line, scanned in place (the last is never
-     * needed: pass 3 reads the total before its chunk) */
-    ga_sb_puts(&b,
-      "extern \"C\" __global__ void __launch_bounds__(BLOCK) ga_scan2(ga_acc *tot, long long lines, long long cpl) {\n"
-      "  __shared__ __align__(16) unsigned char wbuf[NWARP * sizeof(ga_acc)];\n"
-      "  ga_acc *w = (ga_acc *)wbuf;\n"
-      "  const long long m = cpl - 1;\n"
-      "  for (long long line = blockIdx.x; line < lines; line += gridDim.x) {\n"
-      "    ga_acc *t = tot + line * cpl;\n"
-      "    ga_acc carry;\n"
-      "    bool hc = false;\n"
-      "    for (long long i0 = 0; i0 < m; i0 += BLOCK) {\n"
-      "      const long long last = (m - i0 < BLOCK ? m - i0 : BLOCK) - 1;\n"
-      "      const long long e = i0 + (threadIdx.x < last ? threadIdx.x : last);\n"
-      "      const ga_acc x = t[e];\n"
-      "      ga_acc pre, tt;\n"
-      "      bool hp;\n"
-      "      ga_block_scan(x, hc, carry, pre, hp, tt, w);\n"
-      "      if (threadIdx.x <= last) t[e] = hp ? ga_red(pre, x) : x;\n"
-      "      carry = tt;\n"
-      "      hc = true;\n"
-      "      __syncthreads();\n"
-      "    }\n"
-      "  }\n"
-      "}\n");
-  } else if (p->style == STYLE_ROW && p->pass == 1) {
-    ga_sb_puts(&b,
-      "extern \"C\" __global__ void __launch_bounds__(BLOCK, 4) ga_scan1(const in0_mt *in, long long n, long long chunk,\n"
-      "                                                          long long cpl, ga_acc *tot, long long nblk) {\n");
-    ga_sb_puts(&b, ROW_DECL);
-    ga_sb_puts(&b,
-      "  const long long c1 = cpl - 1;\n"
-      "  for (long long blk = blockIdx.x; blk < nblk; blk += gridDim.x) {\n"
-      "    const long long line = blk / c1, k = blk - line * c1, start = k * chunk, len = chunk;\n"
-      "    const in0_mt *ip = in + line * n + start;\n"
-      "    ga_acc carry;\n"
-      "    bool hc = false;\n"
-      "    for (long long t0 = 0; t0 < len; t0 += TILE) {\n");
-    ga_sb_puts(&b, ROW_LOAD);
-    ga_sb_puts(&b,
-      "      const int e0 = threadIdx.x * IPT;\n"
-      "      ga_acc s = ga_map((in0_t)s_in[PAD(e0)], start + t0 + e0);\n"
-      "#pragma unroll\n"
-      "      for (int i = 1; i < IPT; i++) s = ga_red(s, ga_map((in0_t)s_in[PAD(e0 + i)], start + t0 + e0 + i));\n"
-      "      ga_acc pre, tt;\n"
-      "      bool hp;\n"
-      "      ga_block_scan(s, hc, carry, pre, hp, tt, w);\n"
-      "      carry = tt;\n"
-      "      hc = true;\n"
-      "      __syncthreads();\n"
-      "    }\n"
-      "    if (threadIdx.x == 0) tot[line * cpl + k] = carry;\n"
-      "  }\n"
-      "}\n");
-  } else if (p->style == STYLE_ROW) {
-    ga_sb_puts(&b,
-      "extern \"C\" __global__ void __launch_bounds__(BLOCK, 4) ga_scan3(const in0_mt *in, out0_mt *out, long long n,\n"
-      "    long long chunk, long long cpl, const ga_acc *tot, long long nblk) {\n");
-    ga_sb_puts(&b, ROW_DECL);
-    ga_sb_puts(&b,
-      "  for (long long blk = blockIdx.x; blk < nblk; blk += gridDim.x) {\n"
-      "    const long long line = blk / cpl, k = blk - line * cpl, start = k * chunk;\n"
-      "    const long long len = n - start < chunk ? n - start : chunk;\n"
-      "    const in0_mt *ip = in + line * n + start;\n"
-      "    out0_mt *op = out + line * n + start;\n"
-      "    ga_acc carry;\n"
-      "    bool hc = k > 0;\n"
-      "    if (hc) carry = tot[line * cpl + k - 1];\n"
-      "    for (long long t0 = 0; t0 < len; t0 += TILE) {\n");
-    ga_sb_puts(&b, ROW_LOAD);
-    ga_sb_puts(&b,
-      "      ga_acc x[IPT];\n"
-      "#pragma unroll\n"
-      "      for (int i = 0; i < IPT; i++) {\n"
-      "        int e = threadIdx.x * IPT + i;\n"
-      "        if (e >= valid) e = valid - 1;   // padding repeats the last element\n"
-      "        x[i] = ga_map((in0_t)s_in[PAD(e)], start + t0 + e);\n"
-      "      }\n"
-      "#pragma unroll\n"
-      "      for (int i = 1; i < IPT; i++) x[i] = ga_red(x[i - 1], x[i]);\n"
-      "      ga_acc pre, tt;\n"
-      "      bool hp;\n"
-      "      ga_block_scan(x[IPT - 1], hc, carry, pre, hp, tt, w);   // its __syncthreads ends the reads of s_in\n"
-      "#pragma unroll\n"
-      "      for (int i = 0; i < IPT; i++) {\n"
-      "        const ga_acc r = hp ? ga_red(pre, x[i]) : x[i];\n"
-      "        s_out[PAD(threadIdx.x * IPT + i)] = ga_cast<out0_mt>(r.v);\n"
-      "      }\n"
-      "      __syncthreads();\n"
-      "      out0_mt *tq = op + t0;\n"
-      "      if (valid == TILE && (size_t)tq % (VO * sizeof(out0_mt)) == 0) {\n"
-      "#pragma unroll\n"
-      "        for (int q = 0; q < IPT / VO; q++) {\n"
-      "          const int v = q * BLOCK + (int)threadIdx.x;\n"
-      "          ga_vec<out0_mt, VO> y;\n"
-      "#pragma unroll\n"
-      "          for (int e = 0; e < VO; e++) y.v[e] = s_out[PAD(v * VO + e)];\n"
-      "          ((ga_vec<out0_mt, VO> *)tq)[v] = y;\n"
-      "        }\n"
-      "      } else {\n"
-      "        for (int e = threadIdx.x; e < valid; e += BLOCK) tq[e] = s_out[PAD(e)];\n"
-      "      }\n"
-      "      carry = tt;\n"
-      "      hc = true;\n"
-      "      __syncthreads();   // s_out and w are read before the next tile writes them\n"
-      "    }\n"
-      "  }\n"
-      "}\n");
-  } else if (p->pass == 1) {
-    /* column style, chunk totals: thread g -> (o, k < cpl - 1, i) */
-    ga_sb_puts(&b,
-      "extern \"C\" __global__ void __launch_bounds__(BLOCK) ga_scanc1(const in0_mt *in, long long n, long long inner,\n"
-      "    long long chunk, long long cpl, ga_acc *tot, long long total) {\n"
-      "  const long long c1 = cpl - 1;\n"
-      "  for (long long g = (long long)blockIdx.x * BLOCK + threadIdx.x; g < total; g += (long long)gridDim.x * BLOCK) {\n"
-      "    const long long r = g / inner, i = g - r * inner, o = r / c1, k = r - o * c1;\n"
-      "    const long long j0 = k * chunk;\n"
-      "    long long off = (o * n + j0) * inner + i;\n"
-      "    ga_acc a = ga_map((in0_t)in[off], j0);\n"
-      "    for (long long j = j0 + 1; j < j0 + chunk; j++) {\n"
-      "      off += inner;\n"
-      "      a = ga_red(a, ga_map((in0_t)in[off], j));\n"
-      "    }\n"
-      "    tot[(o * inner + i) * cpl + k] = a;\n"
-      "  }\n"
-      "}\n");
-  } else {
-    ga_sb_puts(&b,
-      "extern \"C\" __global__ void __launch_bounds__(BLOCK) ga_scanc3(const in0_mt *in, out0_mt *out, long long n,\n"
-      "    long long inner, long long chunk, long long cpl, const ga_acc *tot, long long total) {\n"
-      "  for (long long g = (long long)blockIdx.x * BLOCK + threadIdx.x; g < total; g += (long long)gridDim.x * BLOCK) {\n"
-      "    const long long r = g / inner, i = g - r * inner, o = r / cpl, k = r - o * cpl;\n"
-      "    const long long j0 = k * chunk, j1 = n - j0 < chunk ? n : j0 + chunk;\n"
-      "    long long off = (o * n + j0) * inner + i;\n"
-      "    ga_acc a;\n"
-      "    bool ha = k > 0;\n"
-      "    if (ha) a = tot[(o * inner + i) * cpl + k - 1];\n"
-      "    for (long long j = j0; j < j1; j++, off += inner) {\n"
-      "      const ga_acc v = ga_map((in0_t)in[off], j);\n"
-      "      a = ha ? ga_red(a, v) : v;\n"
-      "      ha = true;\n"
-      "      out[off] = ga_cast<out0_mt>(a.v);\n"
-      "    }\n"
-      "  }\n"
-      "}\n");
-  }
+  gen_common(&b, ud);
+  ga_sb_puts(&b, ga_kernel_ga_scan);
   return ga_sb_take(&b);
 }
 
@@ -446,85 +243,15 @@ done:
 
 /* ---- nonzero ---- */
 
-static const char *NZ_COMMON =
-    "#define BLOCK 256\n#define NZ_TILE 4096\n"
-    "// this thread's 16 flags of tile t, as 0/1 bytes (0 past n)\n"
-    "__device__ __forceinline__ int ga_flags16(const unsigned char *f, long long n, long long base, unsigned char *fl) {\n"
-    "  int c = 0;\n"
-    "  if (base + 16 <= n && ((size_t)(f + base) & 15) == 0) {\n"
-    "    const ga_vec<unsigned, 4> v = *(const ga_vec<unsigned, 4> *)(f + base);\n"
-    "#pragma unroll\n"
-    "    for (int e = 0; e < 16; e++) { fl[e] = ((v.v[e >> 2] >> (8 * (e & 3))) & 0xffu) != 0; c += fl[e]; }\n"
-    "  } else {\n"
-    "#pragma unroll\n"
-    "    for (int e = 0; e < 16; e++) { fl[e] = base + e < n && f[base + e] != 0; c += fl[e]; }\n"
-    "  }\n"
-    "  return c;\n"
-    "}\n";
-
 static char *gen_nz(const void *ud) {
   int pass = *(const int *)ud;
   ga_strbuf b;
   ga_sb_init(&b);
   ga_sb_puts(&b, ga_kernel_ga_types);
   ga_sb_printf(&b, "\n// nonzero, pass %d\n", pass);
-  ga_sb_puts(&b, NZ_COMMON);
-  if (pass == 1) {
-    ga_sb_puts(&b,
-      "extern \"C\" __global__ void __launch_bounds__(BLOCK) ga_nzc(const unsigned char *f, long long n, long long *cnt,\n"
-      "                                                        long long ntiles) {\n"
-      "  __shared__ int ws[BLOCK / 32];\n"
-      "  for (long long t = blockIdx.x; t < ntiles; t += gridDim.x) {\n"
-      "    unsigned char fl[16];\n"
-      "    int c = ga_flags16(f, n, t * NZ_TILE + threadIdx.x * 16, fl);\n"
-      "#pragma unroll\n"
-      "    for (int d = 16; d > 0; d >>= 1) c += __shfl_down_sync(0xffffffffu, c, d);\n"
-      "    if ((threadIdx.x & 31) == 0) ws[threadIdx.x >> 5] = c;\n"
-      "    __syncthreads();\n"
-      "    if (threadIdx.x == 0) {\n"
-      "      long long s = 0;\n"
-      "      for (int k = 0; k < BLOCK / 32; k++) s += ws[k];\n"
-      "      cnt[t] = s;\n"
-      "    }\n"
-      "    __syncthreads();\n"
-      "  }\n"
-      "}\n");
-  } else {
-    ga_sb_printf(&b, "struct ga_nzs { long long shape[%d]; };\n", GA_MAXDIM);
-    ga_sb_puts(&b,
-      "extern \"C\" __global__ void __launch_bounds__(BLOCK) ga_nzf(const unsigned char *f, long long n,\n"
-      "    const long long *incl, long long ntiles, char *out, long long s0, long long s1, int ndim, const ga_nzs sh) {\n"
-      "  __shared__ int ws[BLOCK / 32];\n"
-      "  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;\n"
-      "  for (long long t = blockIdx.x; t < ntiles; t += gridDim.x) {\n"
-      "    const long long base = t * NZ_TILE + threadIdx.x * 16;\n"
-      "    unsigned char fl[16];\n"
-      "    const int c = ga_flags16(f, n, base, fl);\n"
-      "    int inc = c;\n"
-      "#pragma unroll\n"
-      "    for (int d = 1; d < 32; d <<= 1) {\n"
-      "      const int y = __shfl_up_sync(0xffffffffu, inc, d);\n"
-      "      if (lane >= d) inc += y;\n"
-      "    }\n"
-      "    if (lane == 31) ws[warp] = inc;\n"
-      "    __syncthreads();\n"
-      "    long long j = (t > 0 ? incl[t - 1] : 0) + inc - c;\n"
-      "    for (int k = 0; k < warp; k++) j += ws[k];\n"
-      "    for (int e = 0; e < 16; e++) {\n"
-      "      if (!fl[e]) continue;\n"
-      "      long long fi = base + e;\n"
-      "      for (int k = ndim - 1; k > 0; k--) {\n"
-      "        const long long q = fi / sh.shape[k];\n"
-      "        *(long long *)(out + j * s0 + k * s1) = fi - q * sh.shape[k] + 1;\n"
-      "        fi = q;\n"
-      "      }\n"
-      "      *(long long *)(out + j * s0) = fi + 1;\n"
-      "      j++;\n"
-      "    }\n"
-      "    __syncthreads();   // ws is read before the next tile writes it\n"
-      "  }\n"
-      "}\n");
-  }
+  ga_sb_printf(&b, "#define BLOCK %d\n#define NZ_TILE %d\n#define GA_NZ_PASS %d\n#define GA_NZ_MAXDIM %d\n", BLOCK, NZ_TILE,
+               pass, GA_MAXDIM);
+  ga_sb_puts(&b, ga_kernel_ga_nonzero);
   return ga_sb_take(&b);
 }
 
