@@ -2,8 +2,7 @@
  * one idempotent release), attributes, metamethods.  Methods written in Lua
  * live in the same methods table (filled by gpuarray/init.lua). */
 #include "binding/lga_core.h"
-#include "cuda/ga_cuda.h"
-#include "host/ga_host.h"
+#include "core/ga_backend.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -107,7 +106,7 @@ ga_array *lga_new_array(lua_State *L, lga_state *S, const char *fname, int devic
   int rc = ga_array_init(a, device, dtype, ndim, shape, stream);
   if (rc == GA_ENOMEM) {
     /* free cached blocks, let Lua drop what it no longer references, retry */
-    ga_pool_free_all_blocks(device == GA_CPU ? ga_host_pool() : ga_cuda_pool(device));
+    ga_pool_free_all_blocks(ga_mem_pool(device));
     lua_gc(L, LUA_GCCOLLECT);
     S->gc_debt = 0;
     rc = ga_array_init(a, device, dtype, ndim, shape, stream);
