@@ -34,7 +34,10 @@ int lga_fail(lua_State *L, const char *fname);
 int lga_fail_compile(lua_State *L, const char *fname, const char *source);
 int lga_errorf(lua_State *L, const char *fname, const char *fmt, ...);
 
-/* Arrays */
+/* Arrays (these helpers: lga_aux.c) */
+/* The registry key of the ndarray metatable (hidden: a direct address on
+ * the hot path, no GOT load). */
+extern const char lga_mt_key __attribute__((visibility("hidden")));
 ga_array *lga_toarray(lua_State *L, int idx);            /* NULL if not an ndarray */
 ga_array *lga_check(lua_State *L, int idx, const char *fname); /* + not freed */
 /* Check the array is on the host or on the current device (CuPy's rule). */
