@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int64_t live_device_bytes;
 
@@ -96,4 +97,28 @@ void ga_buffer_decref(ga_buffer *b) {
   }
   ga_pool_free(b->pool, b->block);
   buffer_header_free(b);
+}
+
+/* Arrays with a buffer of their own (declared in base/ga_array.h): the
+ * allocation goes through the backend of the device. */
+int ga_array_init(ga_array *a, int device, int dtype, int ndim, const int64_t *shape, void *stream) {
+  int64_t size;
+  int rc = ga_shape_size(ndim, shape, GA_ITEMSIZE(dtype), &size);
+  if (rc) return rc;
+  a->buf = NULL;
+  a->offset = 0;
+  a->dtype = dtype;
+  a->ndim = ndim;
+  a->size = size;
+  memcpy(a->shape, shape, sizeof(int64_t) * ndim);
+  ga_strides_c(ndim, shape, GA_ITEMSIZE(dtype), a->strides);
+  return ga_buffer_new(device, (size_t)size * GA_ITEMSIZE(dtype), stream, &a->buf);
+}
+
+void ga_array_release(ga_array *a) {
+  if (a->buf) {
+    ga_buffer *b = a->buf;
+    a->buf = NULL;
+    ga_buffer_decref(b);
+  }
 }
