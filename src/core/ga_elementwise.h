@@ -8,7 +8,6 @@
 #include "base/ga_calls.h"
 #include "base/ga_ops.h"
 
-
 /* operand kinds; a BOOL (Lua boolean, value in .i) is weak like NumPy's
  * Python bool: it takes the other operands' dtype */
 enum { GA_ARG_ARRAY, GA_ARG_INT, GA_ARG_FLOAT, GA_ARG_BOOL };
@@ -44,10 +43,6 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
 int ga_ew_check_out(ga_ew_plan *plan, int k, const ga_array *out, int casting);
 /* Run: outs[] are allocated (plan->out_dtype, plan->shape) or checked. */
 int ga_ew_run(const ga_ew_plan *plan, const ga_operand *ins, ga_array *const *outs, void *stream);
-
-
-
-
 
 /* Conveniences over the COPY row: dst = src (broadcast, cast to dst's
  * dtype), and dst = a scalar.  Same device. */

@@ -8,7 +8,6 @@
 #include "base/ga_array.h"
 #include "base/ga_calls.h"
 
-
 /* Parse the parameter lists ("[raw] [const] TYPE NAME, ...") and check the
  * names; the texts are stored (not copied).  Messages name the problem; the
  * binding prefixes "ElementwiseKernel: ". */
@@ -53,11 +52,9 @@ int ga_ewk_resolve(const ga_ewk *k, const ga_ewk_operand *ops, int nargs, int de
 /* The shape an output that was not given gets. */
 void ga_ewk_out_shape(const ga_ewk_plan *plan, int *ndim, int64_t *shape);
 
-
 /* Build the call (scalars converted, strides, collapsing) from a plan and
  * every output; c->size == 0 means there is nothing to run. */
 int ga_ewk_build(const ga_ewk *k, const ga_ewk_plan *plan, const ga_ewk_operand *ops,
                  ga_array *const *outs, void *stream, ga_ewk_call *c);
-
 
 #endif

@@ -10,7 +10,6 @@
 #define GA_GATHER_H
 #include "base/ga_calls.h"
 
-
 /* Plan items[0..n) on x.  Each ARRAY item is an integer index array
  * (1-based, negatives from the end) or a boolean mask; for a mask at key
  * position p, coords[p] is a (k, nnz) int64 array on x's device holding the
@@ -20,7 +19,6 @@
  * index arrays that do not broadcast, an integer out of range. */
 int ga_adv_prepare(const ga_array *x, const ga_index_item *items, int n, const ga_array *const *coords,
                    ga_adv *adv);
-
 
 /* out = x[key] (a new array of adv->shape, x's dtype, on x's device). */
 int ga_adv_get(const ga_adv *adv, ga_array *out, void *stream);
@@ -35,6 +33,5 @@ int ga_adv_set(const ga_adv *adv, const ga_array *v, int add, void *stream);
  * C-contiguous (mask->ndim, count) int64 host array. */
 int64_t ga_mask_count(const ga_array *mask);
 void ga_mask_coords(const ga_array *mask, ga_array *out);
-
 
 #endif

@@ -7,7 +7,6 @@
 #include "core/ga_ewk.h"
 #include "base/ga_calls.h"
 
-
 /* Parse and check (messages name the problem; the binding prefixes
  * "ReductionKernel: ").  reduce_type NULL: the first output's type (CuPy).
  * The identity is checked for what can be told without types: not empty,
@@ -37,12 +36,9 @@ typedef struct ga_redk_plan {
 int ga_redk_prepare(const ga_redk *k, const ga_ewk_operand *ops, int nargs, int naxes, const int64_t *axes1,
                     bool keepdims, int default_device, ga_redk_plan *plan);
 
-
-
 /* Build the call from a plan and every output (given or allocated with
  * plan->out_shape and the outputs' dtypes). */
 int ga_redk_build(const ga_redk *k, const ga_redk_plan *plan, const ga_ewk_operand *ops, ga_array *const *outs,
                   void *stream, ga_redk_call *c);
-
 
 #endif

@@ -8,7 +8,6 @@
 #include "base/ga_ops.h"
 #include <stdbool.h>
 
-
 /* ---- the pipeline ---- */
 typedef struct ga_red_plan {
   const ga_red_op *op;
@@ -37,7 +36,5 @@ int ga_red_axes(int ndim, int naxes, const int64_t *axes1, int *axes0);
 /* Run: `out` has plan->out_dtype and plan->out_shape (any strides, same
  * device). */
 int ga_red_run(const ga_red_plan *plan, const ga_array *x, ga_array *out, void *stream);
-
-
 
 #endif

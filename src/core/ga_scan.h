@@ -22,8 +22,6 @@ int ga_scan_dtypes(const ga_red_op *op, int xdt, int dtype_req, int *T, int *acc
  * on x's device; it may be x itself. */
 int ga_scan_run(const ga_red_op *op, const ga_array *x, int axis, int dtype_req, ga_array *out, void *stream);
 
-
-
 /* ---- nonzero ---- */
 /* The positions of x's true (non-zero) elements, in C order: a new int64
  * array *out (on x's device) of shape (count, ndim) when transposed is
@@ -32,7 +30,5 @@ int ga_scan_run(const ga_red_op *op, const ga_array *x, int axis, int dtype_req,
  * counts as one element and gives (count, 0) / (0, count).  Synchronises
  * x's device once (the count decides the size). */
 int ga_nonzero_run(const ga_array *x, bool flat, bool transposed, void *stream, ga_array *out);
-
-
 
 #endif

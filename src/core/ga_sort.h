@@ -15,10 +15,8 @@
 #include "base/ga_array.h"
 #include "base/ga_calls.h"
 
-
 /* Dispatch on the device (size 0 does nothing). */
 int ga_sort_rows(const ga_sort_call *c);
 int ga_searchsorted(const ga_search_call *c);
-
 
 #endif

@@ -5,7 +5,6 @@
 #include "cuda/ga_cuda_internal.h"
 #include <pthread.h>
 #include <stdio.h>
-#include <string.h>
 
 static int ndev = -1;
 static pthread_once_t count_once = PTHREAD_ONCE_INIT;

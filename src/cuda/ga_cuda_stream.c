@@ -2,8 +2,6 @@
  * call that must come after the queued kernels flushes the queue first
  * (ga_cuda_queue.c), which in turn only needs the devices (ga_cuda_device.c). */
 #include "cuda/ga_cuda_internal.h"
-#include <stdio.h>
-#include <string.h>
 
 /* Make dev current and submit its queued kernels: for every call that must
  * come after them in stream order. */
