@@ -3,7 +3,7 @@
 
 int ga_device_count(void) { return ga_backend_of(GA_GPU_KIND)->device_count(); }
 
-int ga_check_device(int dev) { return ga_backend_of(dev)->check_device(dev); }
+int ga_check_device(int dev) { return ga_backend_of(GA_GPU_KIND)->check_device(dev); }
 
 int ga_flush(int dev) { return ga_backend_of(dev < 0 ? GA_GPU_KIND : dev)->flush(dev); }
 

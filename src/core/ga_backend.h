@@ -15,8 +15,8 @@ static inline const ga_backend *ga_backend_of(int device) {
 /* Any ordinal >= 0 names the GPUs' backend. */
 #define GA_GPU_KIND 0
 
-/* GPUs present (0 without driver or GPU), and the check of an ordinal
- * (message when out of range). */
+/* GPUs present (0 without driver or GPU), and the check of a GPU ordinal
+ * (message when out of range, -1 included). */
 int ga_device_count(void);
 int ga_check_device(int dev);
 /* Queued kernels of dev (< 0: every device) reach the device. */
