@@ -83,7 +83,7 @@ test-embed: $(MODULE)
 
 test-host-c: | $(BUILD)/obj
 	$(CC) -std=gnu99 -fwrapv -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
-	  -fno-omit-frame-pointer -Wall -Wextra -Isrc spec/c/test_host.c $(wildcard src/host/ga_host_*.c) \
+	  -fno-omit-frame-pointer -Wall -Wextra -Isrc spec/c/test_host.c $(wildcard src/host/ga_host_*.c) src/base/ga_sort_key.c src/base/ga_pool.c \
 	  src/base/ga_dtype.c src/base/ga_ops.c src/base/ga_error.c $(BLAS_LIBS) -lm -o $(BUILD)/test_host
 	$(BUILD)/test_host
 
@@ -141,6 +141,7 @@ install: $(MODULE)
 
 lint:
 	luacheck lua spec examples bench
+	sh tools/lint_layers.sh
 
 clean:
 	rm -rf $(BUILD) build-asan

@@ -33,20 +33,6 @@ void ga_strides_c(int ndim, const int64_t *shape, int itemsize, int64_t *strides
   }
 }
 
-int ga_array_init(ga_array *a, int device, int dtype, int ndim, const int64_t *shape, void *stream) {
-  int64_t size;
-  int rc = ga_shape_size(ndim, shape, GA_ITEMSIZE(dtype), &size);
-  if (rc) return rc;
-  a->buf = NULL;
-  a->offset = 0;
-  a->dtype = dtype;
-  a->ndim = ndim;
-  a->size = size;
-  memcpy(a->shape, shape, sizeof(int64_t) * ndim);
-  ga_strides_c(ndim, shape, GA_ITEMSIZE(dtype), a->strides);
-  return ga_buffer_new(device, (size_t)size * GA_ITEMSIZE(dtype), stream, &a->buf);
-}
-
 void ga_array_view(ga_array *v, const ga_array *a) {
   *v = *a;
   ga_buffer_incref(v->buf);
@@ -65,14 +51,6 @@ const char *ga_device_name(int device, char *buf) {
   if (device == GA_CPU) return "cpu";
   snprintf(buf, 32, "cuda:%d", device);
   return buf;
-}
-
-void ga_array_release(ga_array *a) {
-  if (a->buf) {
-    ga_buffer *b = a->buf;
-    a->buf = NULL;
-    ga_buffer_decref(b);
-  }
 }
 
 bool ga_is_c_contiguous(const ga_array *a) {

@@ -6,7 +6,7 @@
  * arrays stay where they are and are checked by the kernel (ga_gather.h). */
 #include "binding/lga_core.h"
 #include "base/ga_shape.h"
-#include "cuda/ga_cuda.h"
+#include "core/ga_backend.h"
 #include "core/ga_gather.h"
 #include <stdlib.h>
 #include <string.h>
@@ -240,81 +240,12 @@ static int l_put(lua_State *L) {
   return 0;
 }
 
-/* ---- kernel introspection for the specs (no GPU needed) ---- */
-
-/* A call of the given shape: mode ("gather", "scatter", "add"), x's dtype,
- * the index arrays' dtype, their count and the selection's ndim. */
-static void fake_call(lua_State *L, const char *fn, ga_adv *adv, ga_gather_call *c) {
-  static const char *const modes[] = {"gather", "scatter", "add", NULL};
-  int mode = luaL_checkoption(L, 1, NULL, modes);
-  int dt = lga_opt_dtype(L, 2, fn, -1), it = lga_opt_dtype(L, 3, fn, GA_INT64);
-  int ni = (int)luaL_optinteger(L, 4, 1), nd = (int)luaL_optinteger(L, 5, 2);
-  if (dt < 0) lga_errorf(L, fn, "a dtype expected");
-  if (!GA_IS_INT(it)) lga_errorf(L, fn, "index dtype must be an integer dtype");
-  if (ni < 0 || ni > GA_GATHER_MAXIDX || nd < 0 || nd > GA_MAXDIM) lga_errorf(L, fn, "bad shape");
-  memset(adv, 0, sizeof *adv);
-  memset(c, 0, sizeof *c);
-  adv->ndim = nd;
-  adv->size = 1;
-  for (int d = 0; d < nd; d++) {
-    adv->shape[d] = 4;
-    adv->size *= 4;
-    adv->xstrides[d] = d == 0 ? 0 : 64 * GA_ITEMSIZE(dt) * d;
-    c->vstrides[d] = -GA_ITEMSIZE(dt) * (d + 1);
-  }
-  adv->nidx = ni;
-  for (int j = 0; j < ni; j++) {
-    adv->idx[j].data = (const char *)(uintptr_t)4096;
-    adv->idx[j].dtype = it;
-    adv->idx[j].n = lua_toboolean(L, 7) ? (int64_t)1 << 33 : 5;   /* wide: 64-bit offsets */
-    adv->idx[j].stride = 8 * GA_ITEMSIZE(dt);
-    if (nd) adv->idx[j].strides[0] = GA_ITEMSIZE(it);
-  }
-  c->adv = adv;
-  c->mode = mode;
-  c->dtype = dt;
-  c->x = c->v = (char *)(uintptr_t)8192;
-}
-
-/* core.gather_source(mode, dtype, index_dtype, nindex, ndim, nil, wide) -> source
- * (wide: an axis long enough for 64-bit offsets) */
-static int l_gather_source(lua_State *L) {
-  lua_settop(L, 7);
-  ga_adv *adv = lua_newuserdatauv(L, sizeof *adv, 0);
-  ga_gather_call c;
-  fake_call(L, "gather_source", adv, &c);
-  char *src = ga_cuda_gather_source(&c);
-  if (!src) return lga_errorf(L, "gather_source", "out of memory");
-  lua_pushstring(L, src);
-  free(src);
-  return 1;
-}
-
-/* core.compile_gather(mode, dtype, index_dtype, nindex, ndim, arch, wide) -> bytes */
-static int l_compile_gather(lua_State *L) {
-  lua_settop(L, 7);
-  ga_adv *adv = lua_newuserdatauv(L, sizeof *adv, 0);
-  ga_gather_call c;
-  fake_call(L, "compile_gather", adv, &c);
-  int arch = (int)luaL_optinteger(L, 6, 90);
-  char *src = ga_cuda_gather_source(&c);
-  if (!src) return lga_errorf(L, "compile_gather", "out of memory");
-  char *image;
-  size_t size;
-  int is_ptx;
-  int rc = ga_cuda_compile(src, "ga_gather", arch, &image, &size, &is_ptx);
-  free(src);
-  if (rc) return lga_fail(L, "compile_gather");
-  free(image);
-  lua_pushinteger(L, (lua_Integer)size);
-  return 1;
-}
 
 void lga_open_advindex(lua_State *L) {
   int mod = lua_gettop(L);
   static const luaL_Reg fns[] = {
     {"take", l_take}, {"put", l_put}, {"compress", l_compress}, {"add_at", l_add_at},
-    {"scatter_add", l_scatter_add}, {"gather_source", l_gather_source}, {"compile_gather", l_compile_gather},
+    {"scatter_add", l_scatter_add},
     {NULL, NULL}};
   lga_setfuncs(L, fns, mod);
   /* the hooks lga_index.c calls, in the methods table (hidden: "__") */

@@ -2,8 +2,7 @@
  * the host.  Operands are promoted to a common dtype and made contiguous
  * (C or F order) first when needed. */
 #include "binding/lga_core.h"
-#include "cuda/ga_cuda.h"
-#include "host/ga_host.h"
+#include "core/ga_backend.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -46,7 +45,7 @@ static int l_matmul(lua_State *L) {
     lga_run_fill(L, S, out, &z, "matmul");
     return 1;
   }
-  int rc = GA_DEVICE(a) == GA_CPU ? ga_host_matmul(A, B, out) : ga_cuda_matmul(A, B, out, lga_stream(S, GA_DEVICE(a)));
+  int rc = ga_matmul(A, B, out, lga_stream(S, GA_DEVICE(a)));
   if (rc) return lga_fail(L, "matmul");
   return 1;
 }

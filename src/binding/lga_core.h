@@ -34,7 +34,10 @@ int lga_fail(lua_State *L, const char *fname);
 int lga_fail_compile(lua_State *L, const char *fname, const char *source);
 int lga_errorf(lua_State *L, const char *fname, const char *fmt, ...);
 
-/* Arrays */
+/* Arrays (these helpers: lga_aux.c) */
+/* The registry key of the ndarray metatable (hidden: a direct address on
+ * the hot path, no GOT load). */
+extern const char lga_mt_key __attribute__((visibility("hidden")));
 ga_array *lga_toarray(lua_State *L, int idx);            /* NULL if not an ndarray */
 ga_array *lga_check(lua_State *L, int idx, const char *fname); /* + not freed */
 /* Check the array is on the host or on the current device (CuPy's rule). */
@@ -94,6 +97,7 @@ void lga_open_advindex(lua_State *L);   /* __advget/__advset, take put compress 
 void lga_open_scan(lua_State *L);       /* cumsum ... nonzero argwhere flatnonzero (lga_scan.c) */
 void lga_open_sort(lua_State *L);       /* core._sort, _sort_host, _sort_methods (lga_sort.c) */
 void lga_open_reduce(lua_State *L);      /* core._reduce, _reduce_host: the reduction rows (lga_reduce.c) */
+void lga_open_testhooks(lua_State *L);  /* spec-only kernel sources and compiles (lga_testhooks.c) */
 /* Indexing (lga_index.c): x[key] with (x, key) on the stack, x[key] = v with
  * (x, key, v); a key's items (returns their count, pushes the key's index
  * arrays, which must stay on the stack while the items are used; errors

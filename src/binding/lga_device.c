@@ -2,7 +2,7 @@
  * (gpuarray/cuda.lua) wraps these into CuPy's objects with :with/:enter. */
 #include "binding/lga_core.h"
 #include "cuda/ga_cuda.h"
-#include "host/ga_host.h"
+#include "core/ga_backend.h"
 #include <string.h>
 #include <time.h>
 
@@ -162,7 +162,7 @@ static int l_elapsed(lua_State *L) {
 /* ---- pools: device id, or -1 for the host (pinned) pool ---- */
 static ga_pool *pool_arg(lua_State *L) {
   lua_Integer d = luaL_checkinteger(L, 1);
-  if (d == GA_CPU) return ga_host_pool();
+  if (d == GA_CPU) return ga_mem_pool(GA_CPU);
   if (ga_cuda_check_device((int)d)) lga_fail(L, "memory pool");
   return ga_cuda_pool((int)d);
 }

@@ -3,7 +3,7 @@
  * so nothing is malloc'ed and nothing can leak), its __call, and the
  * compile-only methods :source and :compile, which need no GPU. */
 #include "binding/lga_core.h"
-#include "cuda/ga_cuda.h"
+#include "core/ga_backend.h"
 #include "core/ga_ewk.h"
 #include "binding/lga_kernarg.h"
 #include <stdio.h>
@@ -107,7 +107,7 @@ static void check_count(lua_State *L, lga_ewk *e, int nargs) {
  * source (the user's code comes after ~140 lines of templates). */
 static int fail_call(lua_State *L, lga_ewk *e, const ga_ewk_call *c) {
   if (ga_errcode() != GA_ENVRTC) return lga_fail(L, e->fname);
-  char *src = ga_cuda_ewk_source(c);
+  char *src = ga_ewk_source(c);
   if (!src) return lga_fail(L, e->fname);
   lua_pushstring(L, src);   /* anchored: the raise below does not return */
   free(src);
@@ -142,7 +142,7 @@ static int l_ewk_call(lua_State *L) {
   }
   ga_ewk_call c;
   if (ga_ewk_build(&e->k, &plan, ops, outs, lga_stream(S, plan.device), &c)) return lga_fail(L, e->fname);
-  if (ga_cuda_ewk(&c)) return fail_call(L, e, &c);
+  if (ga_ewk_run(&c)) return fail_call(L, e, &c);
   if (e->no_return) return 0;
   if (e->return_tuple) {
     lua_createtable(L, nout, 0);
@@ -231,7 +231,7 @@ static int l_ewk_source(lua_State *L) {
   ga_ewk_call c;
   int arch;
   virtual_call(L, e, &c, &arch, "source");
-  char *src = ga_cuda_ewk_source(&c);
+  char *src = ga_ewk_source(&c);
   if (!src) return lga_fail(L, e->fname);
   lua_pushstring(L, src);
   free(src);
@@ -244,12 +244,12 @@ static int l_ewk_compile(lua_State *L) {
   ga_ewk_call c;
   int arch;
   virtual_call(L, e, &c, &arch, "compile");
-  char *src = ga_cuda_ewk_source(&c);
+  char *src = ga_ewk_source(&c);
   if (!src) return lga_fail(L, e->fname);
   char *image;
   size_t size;
   int is_ptx;
-  int rc = ga_cuda_compile(src, e->k.name, arch, &image, &size, &is_ptx);
+  int rc = ga_compile(src, e->k.name, arch, NULL, 0, &image, &size, &is_ptx);
   free(src);
   if (rc) return fail_call(L, e, &c);
   free(image);

@@ -3,85 +3,10 @@
  * GPU (so CI checks every template for every dtype); the op table as data;
  * strided views of a buffer. */
 #include "binding/lga_core.h"
-#include "cuda/ga_cuda.h"
+#include "core/ga_backend.h"
 #include <stdlib.h>
 #include <string.h>
 
-/* core.ew_source(opname, loop_dtype, layout, arch) -> source
- * core.compile_ew(opname, loop_dtype, layout, arch) -> bytes of the image
- * layout: true or "dense" (1-d, contiguous, a broadcast second input),
- * false or "strided" (2-d 4x4: the grid-stride kernel), "rows" (3-d with
- * 2048-long strided rows: the tiled row kernel), "transpose" (4-d batches of
- * 64x64 transposes, the second input broadcast along rows, a second output
- * transposed: the shared-memory kernel with staged inputs and outputs). */
-static int build_call(lua_State *L, ga_ew_call *c) {
-  const char *name = luaL_checkstring(L, 1);
-  const ga_op *op = ga_op_find(name);
-  if (!op) return lga_errorf(L, "compile_ew", "no op '%s'", name);
-  int t = lga_opt_dtype(L, 2, "compile_ew", -1);
-  if (t < 0 || !(op->types & (1u << t))) return lga_errorf(L, "compile_ew", "op '%s' has no %s loop", name, lua_tostring(L, 2));
-  const char *layout = lua_type(L, 3) == LUA_TSTRING ? lua_tostring(L, 3) : lua_toboolean(L, 3) ? "dense" : "strided";
-  static const int64_t shapes[4][4] = {{4}, {4, 4}, {2, 4, 2048}, {2, 3, 64, 64}};
-  static const int ndims[4] = {1, 2, 3, 4};
-  int lay = !strcmp(layout, "dense") ? 0 : !strcmp(layout, "strided") ? 1 : !strcmp(layout, "rows") ? 2
-          : !strcmp(layout, "transpose") ? 3 : -1;
-  if (lay < 0) return lga_errorf(L, "compile_ew", "unknown layout '%s' (dense, strided, rows, transpose)", layout);
-  memset(c, 0, sizeof *c);
-  c->op = op;
-  c->nin = op->nin;
-  c->nout = op->nout;
-  c->ndim = ndims[lay];
-  c->size = 1;
-  for (int d = 0; d < c->ndim; d++) c->size *= (c->shape[d] = shapes[lay][d]);
-  c->dense = lay == 0;
-  for (int k = 0; k < op->nin + op->nout; k++) {
-    int lt = ga_op_arg_dtype(op, t, k);
-    int64_t isz = GA_ITEMSIZE(lt), *st = c->arg[k].strides;
-    c->loop_types[k] = lt;
-    c->arg[k].dtype = lt;
-    c->arg[k].kind = lay == 0 ? GA_AK_CONTIG : GA_AK_STRIDED;
-    c->arg[k].data = (char *)(uintptr_t)4096;   /* aligned: exercises the vector path */
-    ga_strides_c(c->ndim, c->shape, (int)isz, st);
-    if (lay == 1) st[0] *= 2;                    /* a gap between rows */
-    if (lay >= 2 && k == 0) st[0] *= 3;          /* outer dimensions that cannot merge */
-    if (lay >= 2 && k < op->nin) st[c->ndim - 1] *= 2;   /* stepped rows */
-    if (lay == 3 && (k == 0 || k == op->nin + 1)) {      /* transposed: staged */
-      st[2] = 2 * isz;
-      st[3] = 2 * isz * 64;
-    }
-    if (lay == 3 && k == 1 && op->nin > 1) st[2] = 0;   /* broadcast along rows */
-  }
-  if (op->nin > 1 && lay == 0) c->arg[1].kind = GA_AK_BCAST;   /* and a broadcast operand */
-  return 0;
-}
-
-static int l_ew_source(lua_State *L) {
-  ga_ew_call c;
-  build_call(L, &c);
-  char *src = ga_cuda_ew_source(&c);
-  if (!src) return lga_errorf(L, "ew_source", "out of memory");
-  lua_pushstring(L, src);
-  free(src);
-  return 1;
-}
-
-static int l_compile_ew(lua_State *L) {
-  ga_ew_call c;
-  build_call(L, &c);
-  int arch = (int)luaL_optinteger(L, 4, 90);
-  char *src = ga_cuda_ew_source(&c);
-  if (!src) return lga_errorf(L, "compile_ew", "out of memory");
-  char *image;
-  size_t size;
-  int is_ptx;
-  int rc = ga_cuda_compile(src, "ga_ew", arch, &image, &size, &is_ptx);
-  free(src);
-  if (rc) return lga_fail(L, "compile_ew");
-  free(image);
-  lua_pushinteger(L, (lua_Integer)size);
-  lua_pushboolean(L, is_ptx);
-  return 2;
-}
 
 /* The op table as Lua data: {name=, nin=, nout=, types={...}} rows */
 static int l_ops(lua_State *L) {
@@ -156,7 +81,7 @@ static int l_strided_view(lua_State *L) {
 
 void lga_open_kernels(lua_State *L) {
   static const luaL_Reg fns[] = {
-    {"ew_source", l_ew_source}, {"compile_ew", l_compile_ew}, {"ops", l_ops},
+    {"ops", l_ops},
     {"_strided_view", l_strided_view}, {NULL, NULL}};
   lga_setfuncs(L, fns, -1);
 }

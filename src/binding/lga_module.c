@@ -3,7 +3,7 @@
  * GPU is usable, else cpu), and registers every binding.  Nothing here
  * touches cuBLAS/cuFFT/cuRAND: they start on first use. */
 #include "binding/lga_core.h"
-#include "cuda/ga_cuda.h"
+#include "core/ga_backend.h"
 #include "base/ga_dtype.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,19 +16,19 @@ static int default_device(lua_State *L) {
     int d;
     char extra;
     if (sscanf(env, "cuda:%d%c", &d, &extra) == 1) {
-      if (ga_cuda_check_device(d)) luaL_error(L, "gpuarray: GPUARRAY_DEVICE=%s: %s", env, ga_errmsg());
+      if (ga_check_device(d)) luaL_error(L, "gpuarray: GPUARRAY_DEVICE=%s: %s", env, ga_errmsg());
       return d;
     }
     luaL_error(L, "gpuarray: GPUARRAY_DEVICE must be 'cpu' or 'cuda:N', got '%s'", env);
   }
-  return ga_cuda_device_count() > 0 ? 0 : GA_CPU;
+  return ga_device_count() > 0 ? 0 : GA_CPU;
 }
 
 /* Closing the state launches what is still queued (it would otherwise
  * never run, e.g. a script that ends without reading its results). */
 static int state_gc(lua_State *L) {
   (void)L;
-  ga_cuda_flush(-1);
+  ga_flush(-1);
   return 0;
 }
 
@@ -69,6 +69,7 @@ int luaopen_gpuarray_core(lua_State *L) {
   lga_open_scan(L);
   lga_open_sort(L);
   lga_open_reduce(L);
+  lga_open_testhooks(L);
   lua_settop(L, mod);
   return 1;
 }

@@ -4,7 +4,7 @@
  * :source and :compile (no GPU needed). */
 #include "binding/lga_core.h"
 #include "binding/lga_kernarg.h"
-#include "cuda/ga_cuda.h"
+#include "core/ga_backend.h"
 #include "core/ga_redk.h"
 #include "base/ga_shape.h"
 #include <stdio.h>
@@ -82,12 +82,12 @@ static void check_count(lua_State *L, lga_redk *r, int nargs) {
  * line says so. */
 static int fail_call(lua_State *L, lga_redk *r, const ga_redk_call *c) {
   if (ga_errcode() != GA_ENVRTC) return lga_fail(L, r->fname);
-  char *src = ga_cuda_redk_source(c, 0, 132);
+  char *src = ga_redk_source(c, 0, 132);
   if (!src) return lga_fail(L, r->fname);
   lua_pushstring(L, src);
   free(src);
   const char *fname = r->fname;
-  if (ga_cuda_redk_blame(lua_tostring(L, -1), ga_errmsg()))
+  if (ga_redk_blame(lua_tostring(L, -1), ga_errmsg()))
     fname = lua_pushfstring(L, "%s: identity '%s' does not parse as a value of the reduce type", r->fname,
                             r->k.identity);
   return lga_fail_compile(L, fname, lua_tostring(L, fname == r->fname ? -1 : -2));
@@ -137,7 +137,7 @@ static int l_redk_call(lua_State *L) {
   }
   ga_redk_call c;
   if (ga_redk_build(&r->k, &plan, ops, outs, lga_stream(S, plan.p.device), &c)) return lga_fail(L, r->fname);
-  if (ga_cuda_redk(&c)) return fail_call(L, r, &c);
+  if (ga_redk_run(&c)) return fail_call(L, r, &c);
   return nout;
 }
 
@@ -228,7 +228,7 @@ static lga_redk *push_source(lua_State *L, int *arch, const char *method) {
   ga_redk_call c;
   int second;
   virtual_call(L, r, &c, arch, &second, method);
-  char *src = ga_cuda_redk_source(&c, second, 132);
+  char *src = ga_redk_source(&c, second, 132);
   if (!src) lga_fail(L, r->fname);
   lua_pushstring(L, src);
   free(src);
@@ -249,9 +249,9 @@ static int l_redk_compile(lua_State *L) {
   char *image;
   size_t size;
   int is_ptx;
-  if (ga_cuda_compile(lua_tostring(L, -1), r->k.e.name, arch, &image, &size, &is_ptx)) {
+  if (ga_compile(lua_tostring(L, -1), r->k.e.name, arch, NULL, 0, &image, &size, &is_ptx)) {
     const char *fname = r->fname;
-    if (ga_errcode() == GA_ENVRTC && ga_cuda_redk_blame(lua_tostring(L, -1), ga_errmsg()))
+    if (ga_errcode() == GA_ENVRTC && ga_redk_blame(lua_tostring(L, -1), ga_errmsg()))
       fname = lua_pushfstring(L, "%s: identity '%s' does not parse as a value of the reduce type", r->fname,
                               r->k.identity);
     return lga_fail_compile(L, fname, lua_tostring(L, fname == r->fname ? -1 : -2));

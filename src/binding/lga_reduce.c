@@ -6,7 +6,7 @@
  * flag, 3 row id. */
 #include "binding/lga_core.h"
 #include "core/ga_reduce.h"
-#include "cuda/ga_cuda.h"
+#include "core/ga_backend.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,8 +48,7 @@ static void check_all_nan(lua_State *L, lga_state *S, const char *fname, ga_arra
   ga_array *m = lga_new_array(L, S, fname, dev, GA_INT64, 0, none);
   int64_t lo = 1;
   if (ga_red_run(&q, res, m, stream)) lga_fail(L, fname);
-  if (dev == GA_CPU) memcpy(&lo, GA_DATA(m), sizeof lo);
-  else if (ga_cuda_memcpy(GA_CPU, &lo, dev, GA_DATA(m), sizeof lo, stream, 1)) lga_fail(L, fname);
+  if (ga_memcpy(GA_CPU, &lo, dev, GA_DATA(m), sizeof lo, stream, 1)) lga_fail(L, fname);
   lua_pop(L, 1);
   if (lo == 0) lga_errorf(L, fname, "All-NaN slice encountered");
 }
@@ -142,7 +141,6 @@ static int l_reduce(lua_State *L) {
   return 1;
 }
 
-static int l_compile_reduce(lua_State *L);
 
 void lga_open_reduce(lua_State *L) {
   int mod = lua_gettop(L);
@@ -166,55 +164,5 @@ void lga_open_reduce(lua_State *L) {
     }
     lua_setfield(L, mod, host ? "_reduce_host" : "_reduce");
   }
-  lua_pushcfunction(L, l_compile_reduce);
-  lua_setfield(L, mod, "_compile_reduce");
 }
 
-/* ---- spec hook: NVRTC-compile the kernels of a row for a dtype without a
- * GPU (CI).  core._compile_reduce(row, dtype, layout, second [, arch]):
- * layout 0 a full contiguous reduction (split: second = its combining
- * kernel), 1 a strided 2-d reduced block, 2 the first axis of a matrix
- * (COL, vector loads), 3 the same unaligned, 4 a short last axis. */
-char *ga_cuda_reduce_source(const ga_red_call *c, int second);
-
-static int l_compile_reduce(lua_State *L) {
-  const ga_red_op *op = ga_red_find(luaL_checkstring(L, 1));
-  if (!op) return lga_errorf(L, "compile_reduce", "no reduction row '%s'", lua_tostring(L, 1));
-  int T = lga_opt_dtype(L, 2, "compile_reduce", GA_FLOAT32);
-  int lay = (int)luaL_checkinteger(L, 3), second = lua_toboolean(L, 4);
-  int arch = (int)luaL_optinteger(L, 5, 90);
-  ga_red_call c;
-  memset(&c, 0, sizeof c);
-  c.op = op;
-  c.T = T;
-  c.acc = ga_red_acc_dtype(op, T);
-  c.out_dtype = ga_red_out_dtype(op, T);
-  c.in = (const char *)(uintptr_t)(lay == 3 ? 0x10002 : 0x10000);
-  c.out = (char *)(uintptr_t)0x20000;
-  int64_t isz = GA_ITEMSIZE(T), osz = GA_ITEMSIZE(c.out_dtype);
-  c.ondim = c.rndim = 1;
-  switch (lay) {
-  case 0: c.oshape[0] = 1; c.rshape[0] = 1 << 24; c.istr_r[0] = isz; break;
-  case 1: c.oshape[0] = 8; c.istr_o[0] = isz; c.ostr[0] = osz; c.rndim = 2;
-          c.rshape[0] = 64; c.rshape[1] = 64; c.istr_r[0] = 8 * 64 * isz * 2; c.istr_r[1] = 8 * isz; break;
-  case 2: case 3: c.oshape[0] = 4096; c.istr_o[0] = isz; c.ostr[0] = osz; c.rshape[0] = 4096; c.istr_r[0] = 4096 * isz; break;
-  default: c.oshape[0] = 1 << 20; c.istr_o[0] = 3 * isz; c.ostr[0] = osz; c.rshape[0] = 3; c.istr_r[0] = isz; break;
-  }
-  c.nout = c.oshape[0];
-  c.nred = c.rshape[0] * (c.rndim == 2 ? c.rshape[1] : 1);
-  char *src = ga_cuda_reduce_source(&c, second);
-  if (!src) return lga_errorf(L, "compile_reduce", "out of memory");
-  char *image;
-  size_t size;
-  int is_ptx;
-  int rc = ga_cuda_compile(src, "ga_red", arch, &image, &size, &is_ptx);
-  if (rc) {
-    lua_pushstring(L, src);
-    free(src);
-    return lga_fail_compile(L, "compile_reduce", lua_tostring(L, -1));
-  }
-  free(src);
-  free(image);
-  lua_pushinteger(L, (lua_Integer)size);
-  return 1;
-}

@@ -6,7 +6,7 @@
  * compile rows: core.scan_source, core.compile_scan, core.nonzero_source,
  * core.compile_nonzero. */
 #include "binding/lga_core.h"
-#include "cuda/ga_cuda.h"
+#include "core/ga_backend.h"
 #include "core/ga_scan.h"
 #include "base/ga_shape.h"
 #include <stdlib.h>
@@ -164,86 +164,6 @@ static const luaL_Reg scan_fns[] = {
   {"cumsum", l_cumsum}, {"cumprod", l_cumprod}, {"nancumsum", l_nancumsum}, {"nancumprod", l_nancumprod},
   {"nonzero", l_nonzero}, {"argwhere", l_argwhere}, {"flatnonzero", l_flatnonzero}, {NULL, NULL}};
 
-/* ---- spec hooks: kernel sources without a GPU ---- */
-
-/* A scan call on fake pointers: layout "row" (one long line: every row
- * pass), "rows" (many short rows: pass 3 alone), "col" (a non-last axis
- * with few lines: every column pass); dtype_req as dtype=. */
-static void fake_scan(lua_State *L, const char *fn, ga_scan_call *c) {
-  const ga_red_op *op = ga_red_find(luaL_checkstring(L, 1));
-  if (!op || !(op->flags & GA_REDF_SCAN)) lga_errorf(L, fn, "no scan '%s'", lua_tostring(L, 1));
-  int xdt = lga_opt_dtype(L, 2, fn, -1);
-  if (xdt < 0) lga_errorf(L, fn, "a dtype is needed");
-  const char *layout = luaL_optstring(L, 3, "row");
-  int dreq = lga_opt_dtype(L, 6, fn, -1);
-  memset(c, 0, sizeof *c);
-  c->op = op;
-  if (ga_scan_dtypes(op, xdt, dreq, &c->T, &c->acc, &c->out_dtype)) lga_fail(L, fn);
-  c->in = (const char *)(uintptr_t)4096;
-  c->out = (char *)(uintptr_t)(1 << 20);
-  c->outer = c->inner = 1;
-  if (!strcmp(layout, "row")) c->n = (int64_t)1 << 24;
-  else if (!strcmp(layout, "rows")) c->outer = 100000, c->n = 1000;
-  else if (!strcmp(layout, "col")) c->outer = 2, c->n = 100000, c->inner = 3;
-  else lga_errorf(L, fn, "unknown layout '%s' (row, rows, col)", layout);
-}
-
-/* core.scan_source(op, dtype, layout, pass[, nil, dtype_req]) -> source, kernel name (nil: no such pass) */
-static int l_scan_source(lua_State *L) {
-  ga_scan_call c;
-  fake_scan(L, "scan_source", &c);
-  const char *name = NULL;
-  char *src = ga_cuda_scan_source(&c, (int)luaL_checkinteger(L, 4), &name);
-  if (!src) return 0;
-  lua_pushstring(L, src);
-  free(src);
-  lua_pushstring(L, name);
-  return 2;
-}
-
-static int compile_src(lua_State *L, const char *fn, char *src, const char *name, int arch) {
-  char *image;
-  size_t size;
-  int is_ptx;
-  int rc = ga_cuda_compile(src, name, arch, &image, &size, &is_ptx);
-  if (rc) {
-    lua_pushstring(L, src);   /* the message needs the source */
-    free(src);
-    return lga_fail_compile(L, fn, lua_tostring(L, -1));
-  }
-  free(src);
-  free(image);
-  lua_pushinteger(L, (lua_Integer)size);
-  return 1;
-}
-
-/* core.compile_scan(op, dtype, layout, pass, arch[, dtype_req]) -> bytes of the image (nil: no such pass) */
-static int l_compile_scan(lua_State *L) {
-  ga_scan_call c;
-  fake_scan(L, "compile_scan", &c);
-  const char *name = NULL;
-  char *src = ga_cuda_scan_source(&c, (int)luaL_checkinteger(L, 4), &name);
-  if (!src) return 0;
-  return compile_src(L, "compile_scan", src, name, (int)luaL_optinteger(L, 5, 90));
-}
-
-/* core.nonzero_source(pass) / core.compile_nonzero(pass, arch) */
-static int l_nonzero_source(lua_State *L) {
-  const char *name = NULL;
-  char *src = ga_cuda_nonzero_source((int)luaL_checkinteger(L, 1), &name);
-  if (!src) return 0;
-  lua_pushstring(L, src);
-  free(src);
-  lua_pushstring(L, name);
-  return 2;
-}
-
-static int l_compile_nonzero(lua_State *L) {
-  const char *name = NULL;
-  char *src = ga_cuda_nonzero_source((int)luaL_checkinteger(L, 1), &name);
-  if (!src) return 0;
-  return compile_src(L, "compile_nonzero", src, name, (int)luaL_optinteger(L, 2, 90));
-}
 
 /* core.scan_ops() -> the names of the rows flagged GA_REDF_SCAN */
 static int l_scan_ops(lua_State *L) {
@@ -270,8 +190,7 @@ void lga_open_scan(lua_State *L) {
     lua_setfield(L, mod, host ? "_scan_host" : "_scan");
   }
   static const luaL_Reg hooks[] = {
-    {"scan_ops", l_scan_ops}, {"scan_source", l_scan_source}, {"compile_scan", l_compile_scan},
-    {"nonzero_source", l_nonzero_source}, {"compile_nonzero", l_compile_nonzero}, {NULL, NULL}};
+    {"scan_ops", l_scan_ops},  {NULL, NULL}};
   lga_setfuncs(L, hooks, mod);
   lua_settop(L, mod);
 }

@@ -12,7 +12,7 @@
  * ga.host.X, whose Lua-table arguments become host arrays), methods to
  * core._sort_methods. */
 #include "binding/lga_core.h"
-#include "cuda/ga_cuda.h"
+#include "core/ga_backend.h"
 #include "core/ga_join.h"
 #include "core/ga_sort.h"
 #include <stdlib.h>
@@ -233,40 +233,6 @@ static int l_searchsorted(lua_State *L) {
   return 1;
 }
 
-/* core._sort_source(which, dtype, big, pay_in, pay_out) -> CUDA source;
- * core._compile_sort(which, dtype, big, pay_in, pay_out, arch) -> bytes of
- * the image (specs: NVRTC compiles every kernel without a GPU). */
-static int sort_source(lua_State *L, const char *fname, char **src) {
-  static const char *const which[] = {"hist", "scatter", "scan_reduce", "scan_parts", "scan_down", "search", NULL};
-  int w = luaL_checkoption(L, 1, NULL, which);
-  int dt = lga_opt_dtype(L, 2, fname, GA_FLOAT32);
-  *src = ga_cuda_sort_source(w, dt, lua_toboolean(L, 3), (int)luaL_optinteger(L, 4, 0), (int)luaL_optinteger(L, 5, 0));
-  if (!*src) return lga_errorf(L, fname, "out of memory");
-  return w;
-}
-
-static int l_sort_source(lua_State *L) {
-  char *src;
-  sort_source(L, "_sort_source", &src);
-  lua_pushstring(L, src);
-  free(src);
-  return 1;
-}
-
-static int l_compile_sort(lua_State *L) {
-  static const char *const names[] = {"ga_sort_hist", "ga_sort_scatter", "ga_scan_reduce", "ga_scan_parts",
-                                      "ga_scan_down", "ga_searchsorted"};
-  char *src, *image;
-  int w = sort_source(L, "_compile_sort", &src);
-  size_t size;
-  int is_ptx;
-  int rc = ga_cuda_compile(src, names[w], (int)luaL_optinteger(L, 6, 90), &image, &size, &is_ptx);
-  free(src);
-  if (rc) return lga_fail(L, "_compile_sort");
-  free(image);
-  lua_pushinteger(L, (lua_Integer)size);
-  return 1;
-}
 
 static const luaL_Reg sort_fns[] = {
   {"sort", l_sort}, {"argsort", l_argsort}, {"searchsorted", l_searchsorted}, {NULL, NULL}};
@@ -292,7 +258,5 @@ void lga_open_sort(lua_State *L) {
     lua_setfield(L, -2, r->name);
   }
   lua_setfield(L, mod, "_sort_methods");
-  static const luaL_Reg hooks[] = {{"_sort_source", l_sort_source}, {"_compile_sort", l_compile_sort}, {NULL, NULL}};
-  lga_setfuncs(L, hooks, mod);
   lua_settop(L, mod);
 }

@@ -3,7 +3,7 @@
  * summarised table tostring() formats. */
 #include "binding/lga_core.h"
 #include "base/ga_checked.h"
-#include "cuda/ga_cuda.h"
+#include "core/ga_backend.h"
 #include <math.h>
 #include <string.h>
 
@@ -41,7 +41,7 @@ ga_array *lga_to_device(lua_State *L, lga_state *S, int src_idx, int device, int
   int sync_dev = device != GA_CPU ? device : sdev;
   /* synchronous whenever the host side is involved: host memory may be
    * read or changed by Lua as soon as we return */
-  if (ga_cuda_memcpy(device, GA_DATA(dst), sdev, GA_DATA(c), (size_t)src->size * GA_ITEMSIZE(src->dtype),
+  if (ga_memcpy(device, GA_DATA(dst), sdev, GA_DATA(c), (size_t)src->size * GA_ITEMSIZE(src->dtype),
                      lga_stream(S, sync_dev), device == GA_CPU || sdev == GA_CPU))
     lga_fail(L, fname);
   if (dtype != src->dtype) {
@@ -342,7 +342,7 @@ static int l_item(lua_State *L) {
   if (a->size != 1) return lga_errorf(L, "item", "can only convert an array of size 1 to a Lua value (size is %lld)", (long long)a->size);
   char buf[16];
   if (GA_DEVICE(a) == GA_CPU) memcpy(buf, GA_DATA(a), GA_ITEMSIZE(a->dtype));
-  else if (ga_cuda_memcpy(GA_CPU, buf, GA_DEVICE(a), GA_DATA(a), GA_ITEMSIZE(a->dtype), lga_stream(S, GA_DEVICE(a)), 1))
+  else if (ga_memcpy(GA_CPU, buf, GA_DEVICE(a), GA_DATA(a), GA_ITEMSIZE(a->dtype), lga_stream(S, GA_DEVICE(a)), 1))
     return lga_fail(L, "item");
   if (GA_IS_COMPLEX(a->dtype)) {
     lua_pushnumber(L, ga_load_double(buf, a->dtype));

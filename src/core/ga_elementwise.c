@@ -2,6 +2,7 @@
  * linear search, NEP 50 weak scalars), broadcasting, output checks, dimension
  * collapsing, and the hand-off to the backend of the operands' device. */
 #include "core/ga_elementwise.h"
+#include "core/ga_backend.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -391,7 +392,7 @@ static int ew_run(const ga_ew_plan *plan, const ga_operand *ins, ga_array *const
     memcpy(a->strides, outs[k]->strides, sizeof(int64_t) * plan->ndim);
   }
   collapse(&c);
-  return c.device == GA_CPU ? ga_host_ew(&c) : ga_cuda_ew(&c);
+  return ga_backend_of(c.device)->ew(&c);
 }
 
 static void plan_for(ga_ew_plan *p, int op, int loop, const ga_array *dst) {

@@ -5,9 +5,8 @@
 #ifndef GA_ELEMENTWISE_H
 #define GA_ELEMENTWISE_H
 #include "base/ga_array.h"
+#include "base/ga_calls.h"
 #include "base/ga_ops.h"
-
-#define GA_MAXARGS 8
 
 /* operand kinds; a BOOL (Lua boolean, value in .i) is weak like NumPy's
  * Python bool: it takes the other operands' dtype */
@@ -44,39 +43,6 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
 int ga_ew_check_out(ga_ew_plan *plan, int k, const ga_array *out, int casting);
 /* Run: outs[] are allocated (plan->out_dtype, plan->shape) or checked. */
 int ga_ew_run(const ga_ew_plan *plan, const ga_operand *ins, ga_array *const *outs, void *stream);
-
-/* ---- what a backend receives ---- */
-enum { GA_AK_CONTIG, GA_AK_BCAST, GA_AK_SCALAR, GA_AK_STRIDED };  /* arg kinds */
-
-typedef struct ga_ew_arg {
-  char *data;                     /* first element (not used for SCALAR) */
-  int dtype;                      /* dtype in memory */
-  int kind;                       /* GA_AK_*: CONTIG = dense with the loop's
-                                     natural strides (itemsize) in 1-d; BCAST =
-                                     every stride 0 (one element);
-                                     SCALAR = `value`, already of the loop type */
-  ga_scalar value;
-  int64_t strides[GA_MAXDIM];     /* bytes, over the collapsed shape */
-} ga_ew_arg;
-
-typedef struct ga_ew_call {
-  const ga_op *op;
-  int nin, nout;
-  int loop_types[GA_MAXARGS];     /* loop dtype of each arg (ins then outs) */
-  int ndim;                       /* collapsed, >= 1 */
-  int64_t size;                   /* number of elements, > 0 */
-  int64_t shape[GA_MAXDIM];       /* collapsed shape */
-  ga_ew_arg arg[GA_MAXARGS];      /* ins then outs */
-  bool dense;                     /* ndim == 1 and every arg CONTIG/BCAST/SCALAR */
-  int device;
-  void *stream;
-} ga_ew_call;
-
-/* Backends */
-int ga_host_ew(const ga_ew_call *c);
-int ga_cuda_ew(const ga_ew_call *c);
-
-
 
 /* Conveniences over the COPY row: dst = src (broadcast, cast to dst's
  * dtype), and dst = a scalar.  Same device. */

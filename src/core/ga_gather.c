@@ -1,6 +1,7 @@
 /* The advanced-index plan (ga_gather.h): NumPy's rules for where the index
  * arrays' broadcast dimensions land, and the dispatch to the backends. */
 #include "core/ga_gather.h"
+#include "core/ga_backend.h"
 #include "base/ga_checked.h"
 #include <stdio.h>
 #include <string.h>
@@ -190,8 +191,7 @@ mismatch: {
 
 static int run(const ga_gather_call *c) {
   /* the host checks the indices even when the selection is empty */
-  if (c->device == GA_CPU) return ga_host_gather(c);
-  return c->adv->size == 0 ? GA_OK : ga_cuda_gather(c);
+  return ga_backend_of(c->device)->gather(c);
 }
 
 int ga_adv_get(const ga_adv *adv, ga_array *out, void *stream) {

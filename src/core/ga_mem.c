@@ -2,27 +2,21 @@
  * arrays the pinned pool when a GPU is present (transfers at bus rate) and
  * an ordinary aligned-malloc pool otherwise. */
 #include "base/ga_array.h"
-#include "cuda/ga_cuda.h"
-#include "host/ga_host.h"
+#include "core/ga_backend.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int64_t live_device_bytes;
-static ga_pool *plain_host_pool;
-static pthread_once_t plain_once = PTHREAD_ONCE_INIT;
 
-static void make_plain_pool(void) {
-  plain_host_pool = ga_pool_new(ga_host_raw_alloc, ga_host_raw_free, NULL);
-  const char *dbg = getenv("GPUARRAY_MEM_DEBUG");
-  if (dbg && dbg[0] == '1') ga_pool_set_debug(plain_host_pool, 1);
-}
-
-ga_pool *ga_host_pool(void) {
-  ga_pool *p = ga_cuda_pinned_pool();
-  if (p) return p;
-  pthread_once(&plain_once, make_plain_pool);
-  return plain_host_pool;
+ga_pool *ga_mem_pool(int device) {
+  const ga_backend *be = ga_backend_of(device);
+  if (device == GA_CPU) {       /* host arrays: pinned when a GPU lends it */
+    ga_pool *p = ga_backend_of(GA_GPU_KIND)->transfer_pool();
+    if (p) return p;
+  }
+  return be->pool(device);
 }
 
 int64_t ga_live_device_bytes(void) { return __atomic_load_n(&live_device_bytes, __ATOMIC_RELAXED); }
@@ -68,14 +62,10 @@ static void buffer_header_free(ga_buffer *b) {
 }
 
 int ga_buffer_new(int device, size_t nbytes, void *stream, ga_buffer **out) {
-  ga_pool *pool;
-  if (device == GA_CPU) {
-    pool = ga_host_pool();
-  } else {
-    int rc = ga_cuda_set_device(device);
-    if (rc) return rc;
-    pool = ga_cuda_pool(device);
-  }
+  const ga_backend *be = ga_backend_of(device);
+  int rc = be->set_device(device);
+  if (rc) return rc;
+  ga_pool *pool = ga_mem_pool(device);
   if (!pool) return ga_err(GA_ENOMEM, "cannot create memory pool");
   ga_buffer *b = buffer_header();
   if (!b) return ga_err(GA_ENOMEM, "out of host memory");
@@ -103,8 +93,32 @@ void ga_buffer_decref(ga_buffer *b) {
   if (__atomic_sub_fetch(&b->refcount, 1, __ATOMIC_ACQ_REL) != 0) return;
   if (b->device != GA_CPU) {
     __atomic_sub_fetch(&live_device_bytes, (int64_t)b->nbytes, __ATOMIC_RELAXED);
-    ga_cuda_set_device(b->device);  /* pool frees are per device */
+    ga_backend_of(b->device)->set_device(b->device);  /* pool frees are per device */
   }
   ga_pool_free(b->pool, b->block);
   buffer_header_free(b);
+}
+
+/* Arrays with a buffer of their own (declared in base/ga_array.h): the
+ * allocation goes through the backend of the device. */
+int ga_array_init(ga_array *a, int device, int dtype, int ndim, const int64_t *shape, void *stream) {
+  int64_t size;
+  int rc = ga_shape_size(ndim, shape, GA_ITEMSIZE(dtype), &size);
+  if (rc) return rc;
+  a->buf = NULL;
+  a->offset = 0;
+  a->dtype = dtype;
+  a->ndim = ndim;
+  a->size = size;
+  memcpy(a->shape, shape, sizeof(int64_t) * ndim);
+  ga_strides_c(ndim, shape, GA_ITEMSIZE(dtype), a->strides);
+  return ga_buffer_new(device, (size_t)size * GA_ITEMSIZE(dtype), stream, &a->buf);
+}
+
+void ga_array_release(ga_array *a) {
+  if (a->buf) {
+    ga_buffer *b = a->buf;
+    a->buf = NULL;
+    ga_buffer_decref(b);
+  }
 }

@@ -1,5 +1,6 @@
 /* The scan and nonzero pipelines (ga_scan.h). */
 #include "core/ga_scan.h"
+#include "core/ga_backend.h"
 #include "core/ga_elementwise.h"
 #include <string.h>
 
@@ -67,7 +68,7 @@ int ga_scan_run(const ga_red_op *op, const ga_array *x, int axis, int dtype_req,
   }
   c.in = GA_DATA(&xin);
   c.out = GA_DATA(&tout);
-  rc = dev == GA_CPU ? ga_host_scan(&c) : ga_cuda_scan(&c);
+  rc = ga_backend_of(dev)->scan(&c);
   if (!rc && otmp) rc = ga_copy(out, &tout, stream);
 done:
   if (xtmp) ga_array_release(&xin);
@@ -98,7 +99,7 @@ int ga_nonzero_run(const ga_array *x, bool flat, bool transposed, void *stream, 
   c.device = dev;
   c.stream = stream;
   int64_t count = 0;
-  if (c.n) rc = dev == GA_CPU ? ga_host_nonzero_count(&c, &count) : ga_cuda_nonzero_count(&c, &count, &scratch);
+  if (c.n) rc = ga_backend_of(dev)->nonzero_count(&c, &count, &scratch);
   if (rc) goto done;
   int64_t shape[2] = {count, c.ndim};
   if (transposed) shape[0] = c.ndim, shape[1] = count;
@@ -107,7 +108,7 @@ int ga_nonzero_run(const ga_array *x, bool flat, bool transposed, void *stream, 
     c.out = (int64_t *)(void *)GA_DATA(out);
     c.s0 = transposed ? 8 : 8 * (int64_t)c.ndim;
     c.s1 = transposed ? 8 * count : 8;
-    rc = dev == GA_CPU ? ga_host_nonzero_fill(&c) : ga_cuda_nonzero_fill(&c, scratch);
+    rc = ga_backend_of(dev)->nonzero_fill(&c, scratch);
     scratch = NULL;   /* fill frees it */
     if (rc) ga_array_release(out);
   }

@@ -22,25 +22,6 @@ int ga_scan_dtypes(const ga_red_op *op, int xdt, int dtype_req, int *T, int *acc
  * on x's device; it may be x itself. */
 int ga_scan_run(const ga_red_op *op, const ga_array *x, int axis, int dtype_req, ga_array *out, void *stream);
 
-/* ---- what a backend receives ---- */
-typedef struct ga_scan_call {
-  const ga_red_op *op;
-  int T, acc, out_dtype;   /* input (of dtype T), accumulator, output */
-  const char *in;          /* C-contiguous (outer, n, inner), dtype T */
-  char *out;               /* C-contiguous (outer, n, inner), out_dtype; may be `in` when
-                              T and out_dtype have one size */
-  int64_t outer, n, inner; /* each > 0 */
-  int device;
-  void *stream;
-} ga_scan_call;
-
-int ga_host_scan(const ga_scan_call *c);
-int ga_cuda_scan(const ga_scan_call *c);
-/* The CUDA sources of a scan call's kernels (for the NVRTC compile specs):
- * pass 1 (chunk totals), 2 (scan of the totals), 3 (the scan); *name gets
- * the kernel's name.  NULL when the call does not use that pass. */
-char *ga_cuda_scan_source(const ga_scan_call *c, int pass, const char **name);
-
 /* ---- nonzero ---- */
 /* The positions of x's true (non-zero) elements, in C order: a new int64
  * array *out (on x's device) of shape (count, ndim) when transposed is
@@ -49,28 +30,5 @@ char *ga_cuda_scan_source(const ga_scan_call *c, int pass, const char **name);
  * counts as one element and gives (count, 0) / (0, count).  Synchronises
  * x's device once (the count decides the size). */
 int ga_nonzero_run(const ga_array *x, bool flat, bool transposed, void *stream, ga_array *out);
-
-/* What a backend receives: flags (n bytes, non-zero = true, C order of the
- * shape), and either count (pass 0: *count = the number of true flags) or
- * scatter into out (pass 1: position k (1-based) of the j-th true element
- * at out + j * s0 + k * s1 bytes, int64). */
-typedef struct ga_nz_call {
-  const unsigned char *flags;
-  int64_t n;
-  int ndim;
-  int64_t shape[GA_MAXDIM];
-  int64_t *out;
-  int64_t s0, s1;        /* byte strides of out (see above) */
-  int device;
-  void *stream;
-} ga_nz_call;
-
-int ga_host_nonzero_count(const ga_nz_call *c, int64_t *count);
-int ga_host_nonzero_fill(const ga_nz_call *c);
-/* The CUDA version keeps a per-call scratch (tile offsets) between the two
- * steps: count fills *scratch, fill consumes and frees it. */
-int ga_cuda_nonzero_count(const ga_nz_call *c, int64_t *count, ga_buffer **scratch);
-int ga_cuda_nonzero_fill(const ga_nz_call *c, ga_buffer *scratch);
-char *ga_cuda_nonzero_source(int pass, const char **name);
 
 #endif

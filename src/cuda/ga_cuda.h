@@ -5,7 +5,7 @@
 #define GA_CUDA_H
 #include "base/ga_array.h"
 #include "base/ga_pool.h"
-#include "core/ga_elementwise.h"
+#include "base/ga_calls.h"
 
 /* Devices */
 int ga_cuda_device_count(void);           /* 0 without driver/GPU; cached */
@@ -60,5 +60,48 @@ int ga_cuda_flush(int dev);
 
 /* BLAS */
 int ga_cuda_matmul(const ga_array *a, const ga_array *b, ga_array *out, void *stream);
+
+/* The compute slots of ga_cuda_backend (cuda/ga_cuda_backend.c) and the
+ * sources of their kernels (the specs compile them with NVRTC). */
+int ga_cuda_ew(const ga_ew_call *c);
+int ga_cuda_reduce(const ga_red_call *c);
+char *ga_cuda_reduce_source(const ga_red_call *c, int second);
+int ga_cuda_scan(const ga_scan_call *c);
+/* pass 1 (chunk totals), 2 (scan of the totals), 3 (the scan); *name gets
+ * the kernel's name.  NULL when the call does not use that pass. */
+char *ga_cuda_scan_source(const ga_scan_call *c, int pass, const char **name);
+/* nonzero keeps a per-call scratch (tile offsets) between the two steps:
+ * count fills *scratch, fill consumes and frees it. */
+int ga_cuda_nonzero_count(const ga_nz_call *c, int64_t *count, ga_buffer **scratch);
+int ga_cuda_nonzero_fill(const ga_nz_call *c, ga_buffer *scratch);
+char *ga_cuda_nonzero_source(int pass, const char **name);
+int ga_cuda_sort(const ga_sort_call *c);
+int ga_cuda_searchsorted(const ga_search_call *c);
+/* which: 0 histogram, 1 scatter, 2-4 the prefix sum's reduce / parts /
+ * down-sweep, 5 searchsorted.  big: 64-bit positions, counts and payloads.
+ * pay_in: 0 none, 1 the element's position, 2 read; pay_out: 0 none, 1
+ * written, 2 final (1-based int64 position in its row). */
+char *ga_cuda_sort_source(int which, int dtype, int big, int pay_in, int pay_out);
+/* Bounds: the kernel skips (and, for GET, writes 0 for) an out-of-range
+ * index, sets a device-side flag and the call synchronises its stream to
+ * read it. */
+int ga_cuda_gather(const ga_gather_call *c);
+char *ga_cuda_gather_source(const ga_gather_call *c);
+
+/* ElementwiseKernel, ReductionKernel */
+int ga_cuda_ewk(const ga_ewk_call *c);
+char *ga_cuda_ewk_source(const ga_ewk_call *c);   /* malloc'ed; NULL + message on failure */
+/* What every user kernel source starts with after ga_types.cuh: CuPy's dtype
+ * typedefs, ga_raw_c/ga_raw_s, ga_ind, half and complex operators. */
+extern const char ga_cuda_ewk_prelude[];
+
+int ga_cuda_redk(const ga_redk_call *c);
+/* source of the call's first kernel (second: the combining kernel of a
+ * split reduction, or NULL + message when the call has none); sms: the
+ * device's multiprocessors (the plan depends on them) */
+char *ga_cuda_redk_source(const ga_redk_call *c, int second, int sms);
+/* Which user text an NVRTC error points at: "identity" when the log's
+ * first error lies in the identity's line, else NULL. */
+const char *ga_cuda_redk_blame(const char *source, const char *log);
 
 #endif

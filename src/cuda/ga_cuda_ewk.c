@@ -13,7 +13,6 @@
 #include "cuda/ga_cuda_kernel.h"
 #include "cuda/ga_cuda_queue.h"
 #include "base/ga_diskcache.h"
-#include "core/ga_ewk.h"
 #include "base/ga_strbuf.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -18,7 +18,7 @@
 #include "cuda/ga_cuda_kernel.h"
 #include "cuda/ga_cuda_queue.h"
 #include "base/ga_diskcache.h"
-#include "core/ga_redk.h"
+#include "cuda/ga_cuda_red.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

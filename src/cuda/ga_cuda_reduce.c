@@ -18,8 +18,7 @@
 #include "cuda/ga_cuda_internal.h"
 #include "cuda/ga_cuda_kernel.h"
 #include "cuda/ga_cuda_queue.h"
-#include "core/ga_reduce.h"
-#include "core/ga_redk.h"
+#include "cuda/ga_cuda_red.h"
 #include "base/ga_strbuf.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -35,7 +35,6 @@
 #include "cuda/ga_cuda_internal.h"
 #include "cuda/ga_cuda_kernel.h"
 #include "cuda/ga_cuda_queue.h"
-#include "core/ga_scan.h"
 #include "base/ga_strbuf.h"
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,8 @@
  * no CUDA. */
 #ifndef GA_HOST_H
 #define GA_HOST_H
-#include "core/ga_elementwise.h"
+#include "base/ga_calls.h"
+#include "base/ga_pool.h"
 
 /* Cast n elements from dtype `from` at src (byte stride ss) to dtype `to` at
  * dst (byte stride ds), with NumPy's casting results. */
@@ -28,7 +29,19 @@ int ga_host_matmul(const ga_array *a, const ga_array *b, ga_array *out);
 int ga_host_raw_alloc(void *ctx, size_t nbytes, void **p);
 void ga_host_raw_free(void *ctx, void *p);
 
-/* The pool host arrays come from (pinned when a GPU is present). */
-struct ga_pool *ga_host_pool(void);
+/* The aligned-malloc pool host arrays come from when no GPU lends pinned
+ * memory (the core chooses: core/ga_mem.c). */
+ga_pool *ga_host_plain_pool(void);
+
+/* The slots of ga_host_backend (host/ga_host_backend.c) */
+int ga_host_ew(const ga_ew_call *c);
+int ga_host_reduce(const ga_red_call *c);
+int ga_host_scan(const ga_scan_call *c);
+int ga_host_nonzero_count(const ga_nz_call *c, int64_t *count);
+int ga_host_nonzero_fill(const ga_nz_call *c);
+int ga_host_sort(const ga_sort_call *c);
+int ga_host_searchsorted(const ga_search_call *c);
+/* Bounds: the host checks every index before touching x. */
+int ga_host_gather(const ga_gather_call *c);
 
 #endif

@@ -3,7 +3,7 @@
  * repeated positions are written in C order of the selection (the last
  * write wins, as NumPy).  Uses only ga_err and the dtype table, so it also
  * links into the C unit tests of the host backend. */
-#include "core/ga_gather.h"
+#include "host/ga_host.h"
 #include <string.h>
 
 /* An index value as int64; uint64 values above INT64_MAX become INT64_MIN,

@@ -1,6 +1,7 @@
 /* Host memory for the host backend: 64-byte alignment so that any dtype and
  * any vector load lines up, and so host buffers behave like device ones. */
 #include "host/ga_host.h"
+#include <pthread.h>
 #include <stdlib.h>
 
 int ga_host_raw_alloc(void *ctx, size_t nbytes, void **p) {
@@ -12,4 +13,18 @@ int ga_host_raw_alloc(void *ctx, size_t nbytes, void **p) {
 void ga_host_raw_free(void *ctx, void *p) {
   (void)ctx;
   free(p);
+}
+
+static ga_pool *plain_pool;
+static pthread_once_t plain_once = PTHREAD_ONCE_INIT;
+
+static void make_plain_pool(void) {
+  plain_pool = ga_pool_new(ga_host_raw_alloc, ga_host_raw_free, NULL);
+  const char *dbg = getenv("GPUARRAY_MEM_DEBUG");
+  if (dbg && dbg[0] == '1') ga_pool_set_debug(plain_pool, 1);
+}
+
+ga_pool *ga_host_plain_pool(void) {
+  pthread_once(&plain_once, make_plain_pool);
+  return plain_pool;
 }

@@ -5,7 +5,7 @@
  * float sum grows like log n as NumPy's), combine, post.  The driver walks
  * the kept and reduced dimensions of a ga_red_call.  The host is the
  * reference the GPU's results are compared with. */
-#include "core/ga_reduce.h"
+#include "host/ga_host.h"
 #include "host/ga_host_math.h"
 #include "host/ga_host_types.h"
 #include <string.h>

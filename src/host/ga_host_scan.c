@@ -13,7 +13,6 @@
 #include "host/ga_host.h"
 #include "host/ga_host_math.h"
 #include "host/ga_host_types.h"
-#include "core/ga_scan.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

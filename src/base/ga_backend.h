@@ -1,0 +1,65 @@
+/* The backend table (DESIGN.md, Architecture): one const instance per
+ * device kind, ga_host_backend (host/ga_host_backend.c) and ga_cuda_backend
+ * (cuda/ga_cuda_backend.c).  The core finds it with ga_backend_of(device)
+ * (core/ga_backend.h) and calls through it; it never names a backend's
+ * functions.  A new library adds a slot here, a host and a CUDA function,
+ * and a line in each table.  A slot a backend does not have is NULL (the
+ * core says so in its message). */
+#ifndef GA_BACKEND_H
+#define GA_BACKEND_H
+#include "base/ga_calls.h"
+#include "base/ga_pool.h"
+#include <stddef.h>
+
+typedef struct ga_backend {
+  const char *name;                                   /* "host", "cuda" */
+
+  /* ---- compute (the call descriptors of base/ga_calls.h) ---- */
+  int (*ew)(const ga_ew_call *c);
+  int (*reduce)(const ga_red_call *c);
+  int (*scan)(const ga_scan_call *c);
+  /* nonzero in two steps: count, then fill; *scratch carries what the
+   * backend keeps between them (NULL when nothing), fill frees it */
+  int (*nonzero_count)(const ga_nz_call *c, int64_t *count, ga_buffer **scratch);
+  int (*nonzero_fill)(const ga_nz_call *c, ga_buffer *scratch);
+  int (*sort)(const ga_sort_call *c);
+  int (*searchsorted)(const ga_search_call *c);
+  int (*gather)(const ga_gather_call *c);             /* gather, scatter, scatter-add */
+  int (*ewk)(const ga_ewk_call *c);                   /* ElementwiseKernel (NULL: host) */
+  int (*redk)(const ga_redk_call *c);                 /* ReductionKernel (NULL: host) */
+  /* out = a @ b, 2-D float16/32/64, out C-contiguous (m, n) */
+  int (*matmul)(const ga_array *a, const ga_array *b, ga_array *out, void *stream);
+
+  /* ---- devices and memory ---- */
+  int (*device_count)(void);                          /* devices of this kind */
+  int (*check_device)(int dev);                       /* message when out of range */
+  int (*set_device)(int dev);                         /* cheap when already current */
+  ga_pool *(*pool)(int dev);                          /* where arrays of dev come from */
+  /* host memory this backend moves fastest (pinned); NULL: none */
+  ga_pool *(*transfer_pool)(void);
+  /* n bytes between buffers of any two devices of this kind or the host,
+   * on stream; with sync, wait for it */
+  int (*memcpy)(int dst_dev, void *dst, int src_dev, const void *src, size_t n, void *stream, int sync);
+  /* queued work reaches the device (dev < 0: every device) */
+  int (*flush)(int dev);
+
+  /* ---- kernel sources and compilation, for the specs (tools that compile
+   * every kernel with NVRTC, no GPU needed); NULL on the host ---- */
+  char *(*ew_source)(const ga_ew_call *c);
+  char *(*reduce_source)(const ga_red_call *c, int second);
+  char *(*scan_source)(const ga_scan_call *c, int pass, const char **name);
+  char *(*nonzero_source)(int pass, const char **name);
+  char *(*sort_source)(int which, int dtype, int big, int pay_in, int pay_out);
+  char *(*gather_source)(const ga_gather_call *c);
+  char *(*ewk_source)(const ga_ewk_call *c);
+  char *(*redk_source)(const ga_redk_call *c, int second, int sms);
+  /* which user text a compiler log points at ("identity") or NULL */
+  const char *(*redk_blame)(const char *source, const char *log);
+  int (*compile)(const char *source, const char *name, int arch, const char *const *extra, int nextra,
+                 char **image, size_t *size, int *is_ptx);
+} ga_backend;
+
+extern const ga_backend ga_host_backend;
+extern const ga_backend ga_cuda_backend;
+
+#endif

@@ -1,0 +1,324 @@
+/* The call descriptors a backend receives (DESIGN.md, Architecture): what
+ * the core's pipelines hand to the slots of ga_backend (base/ga_backend.h)
+ * once operands are checked, broadcast, cast and collapsed.  Backends
+ * include this (and base/) only, never the core headers. */
+#ifndef GA_CALLS_H
+#define GA_CALLS_H
+#include "base/ga_array.h"
+#include "base/ga_index.h"
+#include "base/ga_ops.h"
+#include <stdbool.h>
+
+/* ---- elementwise (core/ga_elementwise.c) ---- */
+#define GA_MAXARGS 8
+
+enum { GA_AK_CONTIG, GA_AK_BCAST, GA_AK_SCALAR, GA_AK_STRIDED };  /* arg kinds */
+
+typedef struct ga_ew_arg {
+  char *data;                     /* first element (not used for SCALAR) */
+  int dtype;                      /* dtype in memory */
+  int kind;                       /* GA_AK_*: CONTIG = dense with the loop's
+                                     natural strides (itemsize) in 1-d; BCAST =
+                                     every stride 0 (one element);
+                                     SCALAR = `value`, already of the loop type */
+  ga_scalar value;
+  int64_t strides[GA_MAXDIM];     /* bytes, over the collapsed shape */
+} ga_ew_arg;
+
+typedef struct ga_ew_call {
+  const ga_op *op;
+  int nin, nout;
+  int loop_types[GA_MAXARGS];     /* loop dtype of each arg (ins then outs) */
+  int ndim;                       /* collapsed, >= 1 */
+  int64_t size;                   /* number of elements, > 0 */
+  int64_t shape[GA_MAXDIM];       /* collapsed shape */
+  ga_ew_arg arg[GA_MAXARGS];      /* ins then outs */
+  bool dense;                     /* ndim == 1 and every arg CONTIG/BCAST/SCALAR */
+  int device;
+  void *stream;
+} ga_ew_call;
+
+/* ---- reductions: the rows (base/ga_reduce.def, base/ga_redops.c) ---- */
+/* Accumulator/output rules (ga_reduce.def).  The same rules as dtype ID
+ * tokens for the host loop generators: GA_RACC_<RULE>(T) and
+ * GA_ROUT_<RULE>(T) name a column of GA_REDRULE_TOKENS (SUMACC ...), whose
+ * rows the generators turn into per-T typedefs. */
+enum { GA_RULE_SUM, GA_RULE_SAME, GA_RULE_BOOL, GA_RULE_COUNT, GA_RULE_ARG, GA_RULE_MEAN };
+
+#define GA_RACC_SUM(T) GA_SUMACC_##T
+#define GA_ROUT_SUM(T) GA_SUMOUT_##T
+#define GA_RACC_SAME(T) GA_HALFUP_##T
+#define GA_ROUT_SAME(T) T
+#define GA_RACC_BOOL(T) BOOL
+#define GA_ROUT_BOOL(T) BOOL
+#define GA_RACC_COUNT(T) INT64
+#define GA_ROUT_COUNT(T) INT64
+#define GA_RACC_ARG(T) GA_HALFUP_##T
+#define GA_ROUT_ARG(T) INT64
+#define GA_RACC_MEAN(T) GA_MEANACC_##T
+#define GA_ROUT_MEAN(T) GA_MEANOUT_##T
+
+#define GA_REDRULE_TOKENS(X)                                                  \
+  /* T           SUMACC      SUMOUT      HALFUP      MEANACC     MEANOUT */   \
+  X(BOOL,        INT64,      INT64,      BOOL,       FLOAT64,    FLOAT64)     \
+  X(INT8,        INT64,      INT64,      INT8,       FLOAT64,    FLOAT64)     \
+  X(UINT8,       UINT64,     UINT64,     UINT8,      FLOAT64,    FLOAT64)     \
+  X(INT16,       INT64,      INT64,      INT16,      FLOAT64,    FLOAT64)     \
+  X(UINT16,      UINT64,     UINT64,     UINT16,     FLOAT64,    FLOAT64)     \
+  X(INT32,       INT64,      INT64,      INT32,      FLOAT64,    FLOAT64)     \
+  X(UINT32,      UINT64,     UINT64,     UINT32,     FLOAT64,    FLOAT64)     \
+  X(INT64,       INT64,      INT64,      INT64,      FLOAT64,    FLOAT64)     \
+  X(UINT64,      UINT64,     UINT64,     UINT64,     FLOAT64,    FLOAT64)     \
+  X(FLOAT16,     FLOAT32,    FLOAT16,    FLOAT32,    FLOAT32,    FLOAT16)     \
+  X(FLOAT32,     FLOAT32,    FLOAT32,    FLOAT32,    FLOAT32,    FLOAT32)     \
+  X(FLOAT64,     FLOAT64,    FLOAT64,    FLOAT64,    FLOAT64,    FLOAT64)     \
+  X(COMPLEX64,   COMPLEX64,  COMPLEX64,  COMPLEX64,  COMPLEX64,  COMPLEX64)   \
+  X(COMPLEX128,  COMPLEX128, COMPLEX128, COMPLEX128, COMPLEX128, COMPLEX128)
+
+#define GA_REDF_NOIDENT 1u
+#define GA_REDF_IDX 2u
+#define GA_REDF_ARG 4u
+#define GA_REDF_SCAN 8u
+
+typedef enum ga_red_id {
+#define GA_RED(ID, name, tset, rule, flags, ...) GA_RED_##ID,
+#include "base/ga_reduce.def"
+#undef GA_RED
+  GA_NREDS
+} ga_red_id;
+
+typedef struct ga_red_op {
+  int id;
+  const char *name;
+  uint32_t types;       /* bitmask of input loop dtypes */
+  int rule;             /* GA_RULE_* */
+  unsigned flags;       /* GA_REDF_* */
+  const char *identity, *map, *reduce, *post;   /* statements, for NVRTC */
+} ga_red_op;
+
+extern const ga_red_op ga_red_ops[GA_NREDS];
+const ga_red_op *ga_red_find(const char *name);
+/* The accumulator's dtype (float16 accumulates in float32) and the output's
+ * dtype of row r for input loop dtype T. */
+int ga_red_acc_dtype(const ga_red_op *r, int T);
+int ga_red_out_dtype(const ga_red_op *r, int T);
+
+/* ---- a reduction call (core/ga_reduce.c) ---- */
+typedef struct ga_red_call {
+  const ga_red_op *op;
+  int T, acc, out_dtype;          /* input (already of dtype T), accumulator, output */
+  const char *in;                 /* first element of the input */
+  char *out;                      /* first element of the output */
+  int ondim;                      /* kept dims (collapsed, C order, >= 1) */
+  int64_t oshape[GA_MAXDIM];
+  int64_t istr_o[GA_MAXDIM];      /* input byte strides over the kept dims */
+  int64_t ostr[GA_MAXDIM];        /* output byte strides */
+  int rndim;                      /* reduced dims (collapsed, C order, >= 1) */
+  int64_t rshape[GA_MAXDIM];
+  int64_t istr_r[GA_MAXDIM];      /* input byte strides over the reduced dims */
+  int64_t nout, nred;             /* products of oshape and rshape; nout > 0 */
+  int device;
+  void *stream;
+} ga_red_call;
+
+/* ---- scans (core/ga_scan.c) ---- */
+typedef struct ga_scan_call {
+  const ga_red_op *op;
+  int T, acc, out_dtype;   /* input (of dtype T), accumulator, output */
+  const char *in;          /* C-contiguous (outer, n, inner), dtype T */
+  char *out;               /* C-contiguous (outer, n, inner), out_dtype; may be `in` when
+                              T and out_dtype have one size */
+  int64_t outer, n, inner; /* each > 0 */
+  int device;
+  void *stream;
+} ga_scan_call;
+
+/* ---- nonzero (core/ga_scan.c) ---- */
+/* What a backend receives: flags (n bytes, non-zero = true, C order of the
+ * shape), and either count (pass 0: *count = the number of true flags) or
+ * scatter into out (pass 1: position k (1-based) of the j-th true element
+ * at out + j * s0 + k * s1 bytes, int64). */
+typedef struct ga_nz_call {
+  const unsigned char *flags;
+  int64_t n;
+  int ndim;
+  int64_t shape[GA_MAXDIM];
+  int64_t *out;
+  int64_t s0, s1;        /* byte strides of out (see above) */
+  int device;
+  void *stream;
+} ga_nz_call;
+
+/* ---- sorting and searching (core/ga_sort.c; keys: base/ga_sort_key.c) ---- */
+/* Sort nrows rows of n elements of `dtype` from src into dst (both
+ * C-contiguous, distinct); with idx != NULL also write, for each output
+ * element, its 1-based position in its input row (int64): argsort. */
+typedef struct ga_sort_call {
+  int device;
+  void *stream;
+  int dtype;
+  int64_t nrows, n;
+  const char *src;
+  char *dst;
+  int64_t *idx;
+} ga_sort_call;
+
+/* Insertion points: for each of the m values v (C-contiguous, dtype) the
+ * 1-based position in sorted a (n elements, C-contiguous, same dtype) where
+ * it would go: before the first element not less than it (left) or not
+ * less or equal (right); int64 into out. */
+typedef struct ga_search_call {
+  int device;
+  void *stream;
+  int dtype;
+  const char *a;
+  int64_t n;
+  const char *v;
+  int64_t m;
+  int64_t *out;
+  int right;
+} ga_search_call;
+
+/* Key of an element: the order of (w2, w1, w0) as unsigned integers is the
+ * sort order.  Bytes of the key that matter: ga_sort_key_bytes. */
+typedef struct ga_sort_key { uint64_t w2, w1, w0; } ga_sort_key;
+ga_sort_key ga_sort_key_of(const void *p, int dtype);
+int ga_sort_key_bytes(int dtype);
+
+/* ---- advanced indexing (core/ga_gather.c) ---- */
+#define GA_GATHER_MAXIDX GA_MAXDIM   /* index arrays in one key */
+
+enum { GA_GATHER_GET, GA_GATHER_SET, GA_GATHER_ADD };
+
+typedef struct ga_gather_idx {
+  const char *data;                /* element 0 of the index array */
+  int dtype;                       /* any integer dtype */
+  int64_t strides[GA_MAXDIM];      /* bytes, per selection dimension (0: broadcast) */
+  int64_t n;                       /* length of the axis it indexes */
+  int64_t stride;                  /* x's byte stride along that axis */
+  int axis;                        /* that axis of x, 0-based (for messages) */
+} ga_gather_idx;
+
+/* A key applied to x.  `view` is x after the key's basic items (ints,
+ * ranges, newaxis, ellipsis; each index array kept as a whole axis): same
+ * buffer, new geometry. */
+typedef struct ga_adv {
+  ga_array view;
+  int ndim;                        /* the selection */
+  int64_t shape[GA_MAXDIM];
+  int64_t size;
+  int64_t xstrides[GA_MAXDIM];     /* view's byte stride per selection dim (0 on index dims) */
+  int nidx;
+  ga_gather_idx idx[GA_GATHER_MAXIDX];
+  ga_array rows[GA_GATHER_MAXIDX]; /* views of masks' coordinate rows (see below) */
+} ga_adv;
+
+/* The backends' call: the plan plus the other operand.  GET: out[sel] =
+ * x[...] (out has the selection shape, x's dtype).  SET / ADD: x[...] = /
+ * += v, v of x's dtype seen with `vstrides` over the selection. */
+typedef struct ga_gather_call {
+  const ga_adv *adv;
+  int mode;                        /* GA_GATHER_* */
+  char *x;                         /* element 0 of adv->view */
+  int dtype;
+  char *v;                         /* GET: the output; else the value */
+  int64_t vstrides[GA_MAXDIM];
+  int device;
+  void *stream;
+} ga_gather_call;
+
+/* ---- ElementwiseKernel (core/ga_ewk.c) ---- */
+#define GA_EWK_MAXARGS 16       /* inputs + outputs */
+#define GA_EWK_NAMELEN 64       /* identifiers, including the NUL */
+
+typedef struct ga_ewk_param {
+  char name[GA_EWK_NAMELEN];
+  int dtype;            /* the declared dtype, or -1 for a placeholder */
+  int tvar;             /* placeholder: index into ga_ewk.tnames; else -1 */
+  bool raw, out;
+  bool write_first;     /* output the operation assigns before it reads it:
+                           the vector path need not load it */
+} ga_ewk_param;
+
+typedef struct ga_ewk {
+  int nin, nout;
+  ga_ewk_param p[GA_EWK_MAXARGS];   /* inputs then outputs */
+  int ntv;                          /* type placeholders, in order of appearance */
+  char tnames[GA_EWK_MAXARGS][GA_EWK_NAMELEN];
+  const char *what;                 /* "ElementwiseKernel" (or the kernel family reusing this), for messages */
+  /* not owned; they must outlive the object (the binding keeps them) */
+  const char *name, *operation, *preamble, *loop_prep, *after_loop;
+  bool reduce_dims;
+  uint64_t hash[2];                 /* of everything that reaches the source */
+} ga_ewk;
+
+enum {
+  GA_EWK_K_CONTIG,      /* dense, itemsize stride (collapsed to 1-d) */
+  GA_EWK_K_BCAST,       /* every stride 0: one element */
+  GA_EWK_K_SCALAR,      /* `value`, a kernel parameter */
+  GA_EWK_K_STRIDED,     /* byte strides over the collapsed loop shape */
+  GA_EWK_K_RAWC,        /* raw, C-contiguous: pointer + size */
+  GA_EWK_K_RAWS         /* raw, any layout: its own (collapsed) shape and strides */
+};
+
+typedef struct ga_ewk_arg {
+  int kind;
+  int dtype;
+  char *data;
+  ga_scalar value;
+  int64_t rsize;                    /* raw: number of elements */
+  int rndim;                        /* RAWS */
+  int64_t rshape[GA_MAXDIM];        /* RAWS */
+  int64_t strides[GA_MAXDIM];       /* STRIDED (loop shape) and RAWS (own) */
+} ga_ewk_arg;
+
+typedef struct ga_ewk_call {
+  const ga_ewk *k;
+  int nargs;                        /* nin + nout */
+  int tv_dtype[GA_EWK_MAXARGS];
+  int ndim;                         /* collapsed, >= 1 */
+  int64_t size;                     /* > 0 */
+  int64_t shape[GA_MAXDIM];
+  bool dense;                       /* ndim 1, non-raw arrays CONTIG or BCAST */
+  ga_ewk_arg arg[GA_EWK_MAXARGS];
+  int device;
+  void *stream;
+} ga_ewk_call;
+
+/* ---- ReductionKernel (core/ga_redk.c) ---- */
+typedef struct ga_redk {
+  ga_ewk e;             /* parameters, name, preamble; e.operation is map_expr */
+  /* not owned (the binding keeps them); identity NULL: none */
+  const char *map_expr, *reduce_expr, *post_map_expr, *identity;
+  int red_dtype;        /* reduce_type: a dtype, or -1 ... */
+  int red_tvar;         /* ... a placeholder of the parameters */
+  uint64_t hash[2];     /* of everything that reaches the source */
+} ga_redk;
+
+enum { GA_REDK_ARRAY = 16, GA_REDK_SCALAR };   /* argument kinds of a call */
+
+typedef struct ga_redk_arg {
+  int kind, dtype;
+  char *data;
+  ga_scalar value;                  /* SCALAR */
+  int64_t so[GA_MAXDIM];            /* byte strides over the kept dims (inputs and outputs) */
+  int64_t sr[GA_MAXDIM];            /* inputs: over the reduced dims */
+} ga_redk_arg;
+
+typedef struct ga_redk_call {
+  const ga_redk *k;
+  int nargs;                        /* nin + nout */
+  int tv_dtype[GA_EWK_MAXARGS];
+  int red_dtype;
+  ga_redk_arg arg[GA_EWK_MAXARGS];
+  int ondim;                        /* kept dims (collapsed, C order, >= 1) */
+  int64_t oshape[GA_MAXDIM];
+  int rndim;                        /* reduced dims (collapsed, C order, >= 1) */
+  int64_t rshape[GA_MAXDIM];
+  int64_t nout, nred;               /* nout > 0 when there is something to run */
+  int64_t in_size;                  /* elements of the broadcast inputs (_in_ind.size()) */
+  int device;
+  void *stream;
+} ga_redk_call;
+
+#endif

@@ -1,0 +1,348 @@
+/* Spec-only hooks: the CUDA source of every built-in kernel for made-up
+ * calls (fake, never dereferenced addresses), and its NVRTC compile, which
+ * needs no GPU, so that CI checks every template for every dtype.  They
+ * reach the generators through the GPUs' backend table (NULL slots on the
+ * host) and keep the core.* names the specs use.  Nothing here is on a
+ * production path. */
+#include "binding/lga_core.h"
+#include "core/ga_backend.h"
+#include "core/ga_elementwise.h"
+#include "core/ga_gather.h"
+#include "core/ga_reduce.h"
+#include "core/ga_scan.h"
+#include "core/ga_sort.h"
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* the backend whose kernels these are */
+#define GPU ga_backend_of(GA_GPU_KIND)
+
+/* ======== elementwise kernels (ga_elementwise.h) ======== */
+
+/* core.ew_source(opname, loop_dtype, layout, arch) -> source
+ * core.compile_ew(opname, loop_dtype, layout, arch) -> bytes of the image
+ * layout: true or "dense" (1-d, contiguous, a broadcast second input),
+ * false or "strided" (2-d 4x4: the grid-stride kernel), "rows" (3-d with
+ * 2048-long strided rows: the tiled row kernel), "transpose" (4-d batches of
+ * 64x64 transposes, the second input broadcast along rows, a second output
+ * transposed: the shared-memory kernel with staged inputs and outputs). */
+static int build_call(lua_State *L, ga_ew_call *c) {
+  const char *name = luaL_checkstring(L, 1);
+  const ga_op *op = ga_op_find(name);
+  if (!op) return lga_errorf(L, "compile_ew", "no op '%s'", name);
+  int t = lga_opt_dtype(L, 2, "compile_ew", -1);
+  if (t < 0 || !(op->types & (1u << t))) return lga_errorf(L, "compile_ew", "op '%s' has no %s loop", name, lua_tostring(L, 2));
+  const char *layout = lua_type(L, 3) == LUA_TSTRING ? lua_tostring(L, 3) : lua_toboolean(L, 3) ? "dense" : "strided";
+  static const int64_t shapes[4][4] = {{4}, {4, 4}, {2, 4, 2048}, {2, 3, 64, 64}};
+  static const int ndims[4] = {1, 2, 3, 4};
+  int lay = !strcmp(layout, "dense") ? 0 : !strcmp(layout, "strided") ? 1 : !strcmp(layout, "rows") ? 2
+          : !strcmp(layout, "transpose") ? 3 : -1;
+  if (lay < 0) return lga_errorf(L, "compile_ew", "unknown layout '%s' (dense, strided, rows, transpose)", layout);
+  memset(c, 0, sizeof *c);
+  c->op = op;
+  c->nin = op->nin;
+  c->nout = op->nout;
+  c->ndim = ndims[lay];
+  c->size = 1;
+  for (int d = 0; d < c->ndim; d++) c->size *= (c->shape[d] = shapes[lay][d]);
+  c->dense = lay == 0;
+  for (int k = 0; k < op->nin + op->nout; k++) {
+    int lt = ga_op_arg_dtype(op, t, k);
+    int64_t isz = GA_ITEMSIZE(lt), *st = c->arg[k].strides;
+    c->loop_types[k] = lt;
+    c->arg[k].dtype = lt;
+    c->arg[k].kind = lay == 0 ? GA_AK_CONTIG : GA_AK_STRIDED;
+    c->arg[k].data = (char *)(uintptr_t)4096;   /* aligned: exercises the vector path */
+    ga_strides_c(c->ndim, c->shape, (int)isz, st);
+    if (lay == 1) st[0] *= 2;                    /* a gap between rows */
+    if (lay >= 2 && k == 0) st[0] *= 3;          /* outer dimensions that cannot merge */
+    if (lay >= 2 && k < op->nin) st[c->ndim - 1] *= 2;   /* stepped rows */
+    if (lay == 3 && (k == 0 || k == op->nin + 1)) {      /* transposed: staged */
+      st[2] = 2 * isz;
+      st[3] = 2 * isz * 64;
+    }
+    if (lay == 3 && k == 1 && op->nin > 1) st[2] = 0;   /* broadcast along rows */
+  }
+  if (op->nin > 1 && lay == 0) c->arg[1].kind = GA_AK_BCAST;   /* and a broadcast operand */
+  return 0;
+}
+
+static int l_ew_source(lua_State *L) {
+  ga_ew_call c;
+  build_call(L, &c);
+  char *src = GPU->ew_source(&c);
+  if (!src) return lga_errorf(L, "ew_source", "out of memory");
+  lua_pushstring(L, src);
+  free(src);
+  return 1;
+}
+
+static int l_compile_ew(lua_State *L) {
+  ga_ew_call c;
+  build_call(L, &c);
+  int arch = (int)luaL_optinteger(L, 4, 90);
+  char *src = GPU->ew_source(&c);
+  if (!src) return lga_errorf(L, "compile_ew", "out of memory");
+  char *image;
+  size_t size;
+  int is_ptx;
+  int rc = ga_compile(src, "ga_ew", arch, NULL, 0, &image, &size, &is_ptx);
+  free(src);
+  if (rc) return lga_fail(L, "compile_ew");
+  free(image);
+  lua_pushinteger(L, (lua_Integer)size);
+  lua_pushboolean(L, is_ptx);
+  return 2;
+}
+
+/* ======== gather and scatter (ga_gather.h) ======== */
+
+/* A call of the given shape: mode ("gather", "scatter", "add"), x's dtype,
+ * the index arrays' dtype, their count and the selection's ndim. */
+static void fake_call(lua_State *L, const char *fn, ga_adv *adv, ga_gather_call *c) {
+  static const char *const modes[] = {"gather", "scatter", "add", NULL};
+  int mode = luaL_checkoption(L, 1, NULL, modes);
+  int dt = lga_opt_dtype(L, 2, fn, -1), it = lga_opt_dtype(L, 3, fn, GA_INT64);
+  int ni = (int)luaL_optinteger(L, 4, 1), nd = (int)luaL_optinteger(L, 5, 2);
+  if (dt < 0) lga_errorf(L, fn, "a dtype expected");
+  if (!GA_IS_INT(it)) lga_errorf(L, fn, "index dtype must be an integer dtype");
+  if (ni < 0 || ni > GA_GATHER_MAXIDX || nd < 0 || nd > GA_MAXDIM) lga_errorf(L, fn, "bad shape");
+  memset(adv, 0, sizeof *adv);
+  memset(c, 0, sizeof *c);
+  adv->ndim = nd;
+  adv->size = 1;
+  for (int d = 0; d < nd; d++) {
+    adv->shape[d] = 4;
+    adv->size *= 4;
+    adv->xstrides[d] = d == 0 ? 0 : 64 * GA_ITEMSIZE(dt) * d;
+    c->vstrides[d] = -GA_ITEMSIZE(dt) * (d + 1);
+  }
+  adv->nidx = ni;
+  for (int j = 0; j < ni; j++) {
+    adv->idx[j].data = (const char *)(uintptr_t)4096;
+    adv->idx[j].dtype = it;
+    adv->idx[j].n = lua_toboolean(L, 7) ? (int64_t)1 << 33 : 5;   /* wide: 64-bit offsets */
+    adv->idx[j].stride = 8 * GA_ITEMSIZE(dt);
+    if (nd) adv->idx[j].strides[0] = GA_ITEMSIZE(it);
+  }
+  c->adv = adv;
+  c->mode = mode;
+  c->dtype = dt;
+  c->x = c->v = (char *)(uintptr_t)8192;
+}
+
+/* core.gather_source(mode, dtype, index_dtype, nindex, ndim, nil, wide) -> source
+ * (wide: an axis long enough for 64-bit offsets) */
+static int l_gather_source(lua_State *L) {
+  lua_settop(L, 7);
+  ga_adv *adv = lua_newuserdatauv(L, sizeof *adv, 0);
+  ga_gather_call c;
+  fake_call(L, "gather_source", adv, &c);
+  char *src = GPU->gather_source(&c);
+  if (!src) return lga_errorf(L, "gather_source", "out of memory");
+  lua_pushstring(L, src);
+  free(src);
+  return 1;
+}
+
+/* core.compile_gather(mode, dtype, index_dtype, nindex, ndim, arch, wide) -> bytes */
+static int l_compile_gather(lua_State *L) {
+  lua_settop(L, 7);
+  ga_adv *adv = lua_newuserdatauv(L, sizeof *adv, 0);
+  ga_gather_call c;
+  fake_call(L, "compile_gather", adv, &c);
+  int arch = (int)luaL_optinteger(L, 6, 90);
+  char *src = GPU->gather_source(&c);
+  if (!src) return lga_errorf(L, "compile_gather", "out of memory");
+  char *image;
+  size_t size;
+  int is_ptx;
+  int rc = ga_compile(src, "ga_gather", arch, NULL, 0, &image, &size, &is_ptx);
+  free(src);
+  if (rc) return lga_fail(L, "compile_gather");
+  free(image);
+  lua_pushinteger(L, (lua_Integer)size);
+  return 1;
+}
+
+/* ======== reductions (ga_reduce.h) ======== */
+
+/* ---- spec hook: NVRTC-compile the kernels of a row for a dtype without a
+ * GPU (CI).  core._compile_reduce(row, dtype, layout, second [, arch]):
+ * layout 0 a full contiguous reduction (split: second = its combining
+ * kernel), 1 a strided 2-d reduced block, 2 the first axis of a matrix
+ * (COL, vector loads), 3 the same unaligned, 4 a short last axis. */
+static int l_compile_reduce(lua_State *L) {
+  const ga_red_op *op = ga_red_find(luaL_checkstring(L, 1));
+  if (!op) return lga_errorf(L, "compile_reduce", "no reduction row '%s'", lua_tostring(L, 1));
+  int T = lga_opt_dtype(L, 2, "compile_reduce", GA_FLOAT32);
+  int lay = (int)luaL_checkinteger(L, 3), second = lua_toboolean(L, 4);
+  int arch = (int)luaL_optinteger(L, 5, 90);
+  ga_red_call c;
+  memset(&c, 0, sizeof c);
+  c.op = op;
+  c.T = T;
+  c.acc = ga_red_acc_dtype(op, T);
+  c.out_dtype = ga_red_out_dtype(op, T);
+  c.in = (const char *)(uintptr_t)(lay == 3 ? 0x10002 : 0x10000);
+  c.out = (char *)(uintptr_t)0x20000;
+  int64_t isz = GA_ITEMSIZE(T), osz = GA_ITEMSIZE(c.out_dtype);
+  c.ondim = c.rndim = 1;
+  switch (lay) {
+  case 0: c.oshape[0] = 1; c.rshape[0] = 1 << 24; c.istr_r[0] = isz; break;
+  case 1: c.oshape[0] = 8; c.istr_o[0] = isz; c.ostr[0] = osz; c.rndim = 2;
+          c.rshape[0] = 64; c.rshape[1] = 64; c.istr_r[0] = 8 * 64 * isz * 2; c.istr_r[1] = 8 * isz; break;
+  case 2: case 3: c.oshape[0] = 4096; c.istr_o[0] = isz; c.ostr[0] = osz; c.rshape[0] = 4096; c.istr_r[0] = 4096 * isz; break;
+  default: c.oshape[0] = 1 << 20; c.istr_o[0] = 3 * isz; c.ostr[0] = osz; c.rshape[0] = 3; c.istr_r[0] = isz; break;
+  }
+  c.nout = c.oshape[0];
+  c.nred = c.rshape[0] * (c.rndim == 2 ? c.rshape[1] : 1);
+  char *src = GPU->reduce_source(&c, second);
+  if (!src) return lga_errorf(L, "compile_reduce", "out of memory");
+  char *image;
+  size_t size;
+  int is_ptx;
+  int rc = ga_compile(src, "ga_red", arch, NULL, 0, &image, &size, &is_ptx);
+  if (rc) {
+    lua_pushstring(L, src);
+    free(src);
+    return lga_fail_compile(L, "compile_reduce", lua_tostring(L, -1));
+  }
+  free(src);
+  free(image);
+  lua_pushinteger(L, (lua_Integer)size);
+  return 1;
+}
+
+/* ======== scans and nonzero (ga_scan.h) ======== */
+
+/* ---- spec hooks: kernel sources without a GPU ---- */
+
+/* A scan call on fake pointers: layout "row" (one long line: every row
+ * pass), "rows" (many short rows: pass 3 alone), "col" (a non-last axis
+ * with few lines: every column pass); dtype_req as dtype=. */
+static void fake_scan(lua_State *L, const char *fn, ga_scan_call *c) {
+  const ga_red_op *op = ga_red_find(luaL_checkstring(L, 1));
+  if (!op || !(op->flags & GA_REDF_SCAN)) lga_errorf(L, fn, "no scan '%s'", lua_tostring(L, 1));
+  int xdt = lga_opt_dtype(L, 2, fn, -1);
+  if (xdt < 0) lga_errorf(L, fn, "a dtype is needed");
+  const char *layout = luaL_optstring(L, 3, "row");
+  int dreq = lga_opt_dtype(L, 6, fn, -1);
+  memset(c, 0, sizeof *c);
+  c->op = op;
+  if (ga_scan_dtypes(op, xdt, dreq, &c->T, &c->acc, &c->out_dtype)) lga_fail(L, fn);
+  c->in = (const char *)(uintptr_t)4096;
+  c->out = (char *)(uintptr_t)(1 << 20);
+  c->outer = c->inner = 1;
+  if (!strcmp(layout, "row")) c->n = (int64_t)1 << 24;
+  else if (!strcmp(layout, "rows")) c->outer = 100000, c->n = 1000;
+  else if (!strcmp(layout, "col")) c->outer = 2, c->n = 100000, c->inner = 3;
+  else lga_errorf(L, fn, "unknown layout '%s' (row, rows, col)", layout);
+}
+
+/* core.scan_source(op, dtype, layout, pass[, nil, dtype_req]) -> source, kernel name (nil: no such pass) */
+static int l_scan_source(lua_State *L) {
+  ga_scan_call c;
+  fake_scan(L, "scan_source", &c);
+  const char *name = NULL;
+  char *src = GPU->scan_source(&c, (int)luaL_checkinteger(L, 4), &name);
+  if (!src) return 0;
+  lua_pushstring(L, src);
+  free(src);
+  lua_pushstring(L, name);
+  return 2;
+}
+
+static int compile_src(lua_State *L, const char *fn, char *src, const char *name, int arch) {
+  char *image;
+  size_t size;
+  int is_ptx;
+  int rc = ga_compile(src, name, arch, NULL, 0, &image, &size, &is_ptx);
+  if (rc) {
+    lua_pushstring(L, src);   /* the message needs the source */
+    free(src);
+    return lga_fail_compile(L, fn, lua_tostring(L, -1));
+  }
+  free(src);
+  free(image);
+  lua_pushinteger(L, (lua_Integer)size);
+  return 1;
+}
+
+/* core.compile_scan(op, dtype, layout, pass, arch[, dtype_req]) -> bytes of the image (nil: no such pass) */
+static int l_compile_scan(lua_State *L) {
+  ga_scan_call c;
+  fake_scan(L, "compile_scan", &c);
+  const char *name = NULL;
+  char *src = GPU->scan_source(&c, (int)luaL_checkinteger(L, 4), &name);
+  if (!src) return 0;
+  return compile_src(L, "compile_scan", src, name, (int)luaL_optinteger(L, 5, 90));
+}
+
+/* core.nonzero_source(pass) / core.compile_nonzero(pass, arch) */
+static int l_nonzero_source(lua_State *L) {
+  const char *name = NULL;
+  char *src = GPU->nonzero_source((int)luaL_checkinteger(L, 1), &name);
+  if (!src) return 0;
+  lua_pushstring(L, src);
+  free(src);
+  lua_pushstring(L, name);
+  return 2;
+}
+
+static int l_compile_nonzero(lua_State *L) {
+  const char *name = NULL;
+  char *src = GPU->nonzero_source((int)luaL_checkinteger(L, 1), &name);
+  if (!src) return 0;
+  return compile_src(L, "compile_nonzero", src, name, (int)luaL_optinteger(L, 2, 90));
+}
+
+/* ======== sorting (ga_sort.h) ======== */
+
+/* core._sort_source(which, dtype, big, pay_in, pay_out) -> CUDA source;
+ * core._compile_sort(which, dtype, big, pay_in, pay_out, arch) -> bytes of
+ * the image (specs: NVRTC compiles every kernel without a GPU). */
+static int sort_source(lua_State *L, const char *fname, char **src) {
+  static const char *const which[] = {"hist", "scatter", "scan_reduce", "scan_parts", "scan_down", "search", NULL};
+  int w = luaL_checkoption(L, 1, NULL, which);
+  int dt = lga_opt_dtype(L, 2, fname, GA_FLOAT32);
+  *src = GPU->sort_source(w, dt, lua_toboolean(L, 3), (int)luaL_optinteger(L, 4, 0), (int)luaL_optinteger(L, 5, 0));
+  if (!*src) return lga_errorf(L, fname, "out of memory");
+  return w;
+}
+
+static int l_sort_source(lua_State *L) {
+  char *src;
+  sort_source(L, "_sort_source", &src);
+  lua_pushstring(L, src);
+  free(src);
+  return 1;
+}
+
+static int l_compile_sort(lua_State *L) {
+  static const char *const names[] = {"ga_sort_hist", "ga_sort_scatter", "ga_scan_reduce", "ga_scan_parts",
+                                      "ga_scan_down", "ga_searchsorted"};
+  char *src, *image;
+  int w = sort_source(L, "_compile_sort", &src);
+  size_t size;
+  int is_ptx;
+  int rc = ga_compile(src, names[w], (int)luaL_optinteger(L, 6, 90), NULL, 0, &image, &size, &is_ptx);
+  free(src);
+  if (rc) return lga_fail(L, "_compile_sort");
+  free(image);
+  lua_pushinteger(L, (lua_Integer)size);
+  return 1;
+}
+
+void lga_open_testhooks(lua_State *L) {
+  static const luaL_Reg fns[] = {
+    {"ew_source", l_ew_source}, {"compile_ew", l_compile_ew},
+    {"gather_source", l_gather_source}, {"compile_gather", l_compile_gather},
+    {"_compile_reduce", l_compile_reduce},
+    {"scan_source", l_scan_source}, {"compile_scan", l_compile_scan},
+    {"nonzero_source", l_nonzero_source}, {"compile_nonzero", l_compile_nonzero},
+    {"_sort_source", l_sort_source}, {"_compile_sort", l_compile_sort},
+    {NULL, NULL}};
+  lga_setfuncs(L, fns, -1);
+}

@@ -1,0 +1,48 @@
+/* Thin dispatch for devices, memory and copies (core/ga_backend.h). */
+#include "core/ga_backend.h"
+
+int ga_device_count(void) { return ga_backend_of(GA_GPU_KIND)->device_count(); }
+
+int ga_check_device(int dev) { return ga_backend_of(GA_GPU_KIND)->check_device(dev); }
+
+int ga_flush(int dev) { return ga_backend_of(dev < 0 ? GA_GPU_KIND : dev)->flush(dev); }
+
+int ga_memcpy(int dst_dev, void *dst, int src_dev, const void *src, size_t n, void *stream, int sync) {
+  /* the device side's backend moves the bytes (it knows its own memory) */
+  int dev = dst_dev != GA_CPU ? dst_dev : src_dev;
+  return ga_backend_of(dev)->memcpy(dst_dev, dst, src_dev, src, n, stream, sync);
+}
+
+int ga_matmul(const ga_array *a, const ga_array *b, ga_array *out, void *stream) {
+  return ga_backend_of(GA_DEVICE(a))->matmul(a, b, out, stream);
+}
+
+static int no_slot(const ga_backend *be, const char *what) {
+  return ga_err(GA_EINVAL, "%s: not available on the %s backend", what, be->name);
+}
+
+int ga_ewk_run(const ga_ewk_call *c) {
+  const ga_backend *be = ga_backend_of(c->device);
+  return be->ewk ? be->ewk(c) : no_slot(be, "ElementwiseKernel");
+}
+
+/* Kernel text is the GPUs' (a virtual call of k:source has no device). */
+char *ga_ewk_source(const ga_ewk_call *c) { return ga_backend_of(GA_GPU_KIND)->ewk_source(c); }
+
+int ga_redk_run(const ga_redk_call *c) {
+  const ga_backend *be = ga_backend_of(c->device);
+  return be->redk ? be->redk(c) : no_slot(be, "ReductionKernel");
+}
+
+char *ga_redk_source(const ga_redk_call *c, int second, int sms) {
+  return ga_backend_of(GA_GPU_KIND)->redk_source(c, second, sms);
+}
+
+const char *ga_redk_blame(const char *source, const char *log) {
+  return ga_backend_of(GA_GPU_KIND)->redk_blame(source, log);
+}
+
+int ga_compile(const char *source, const char *name, int arch, const char *const *extra, int nextra,
+               char **image, size_t *size, int *is_ptx) {
+  return ga_backend_of(GA_GPU_KIND)->compile(source, name, arch, extra, nextra, image, size, is_ptx);
+}

@@ -1,0 +1,47 @@
+/* The core's way to a backend: ga_backend_of(device) picks the table
+ * (base/ga_backend.h) of the device's kind; the thin functions below are
+ * what the binding needs of devices, memory and copies, so that it never
+ * names a backend. */
+#ifndef GA_CORE_BACKEND_H
+#define GA_CORE_BACKEND_H
+#include "base/ga_backend.h"
+
+/* The one place that tells device kinds apart (inline: it is on every
+ * call's path). */
+static inline const ga_backend *ga_backend_of(int device) {
+  return device == GA_CPU ? &ga_host_backend : &ga_cuda_backend;
+}
+
+/* Any ordinal >= 0 names the GPUs' backend. */
+#define GA_GPU_KIND 0
+
+/* GPUs present (0 without driver or GPU), and the check of a GPU ordinal
+ * (message when out of range, -1 included). */
+int ga_device_count(void);
+int ga_check_device(int dev);
+/* Queued kernels of dev (< 0: every device) reach the device. */
+int ga_flush(int dev);
+/* The pool arrays of `device` come from: for the host, pinned memory when
+ * a GPU lends it, else aligned malloc. */
+ga_pool *ga_mem_pool(int device);
+/* n bytes between any two buffers (host or device) on stream; with sync,
+ * wait for it before returning. */
+int ga_memcpy(int dst_dev, void *dst, int src_dev, const void *src, size_t n, void *stream, int sync);
+/* out = a @ b (2-D float16/32/64 of a's device; out C-contiguous (m, n)). */
+int ga_matmul(const ga_array *a, const ga_array *b, ga_array *out, void *stream);
+
+/* User kernels (ElementwiseKernel, ReductionKernel): run a built call on
+ * its device's backend, and the generated source (for messages and
+ * k:source); an error when the backend has none. */
+int ga_ewk_run(const ga_ewk_call *c);
+char *ga_ewk_source(const ga_ewk_call *c);
+int ga_redk_run(const ga_redk_call *c);
+char *ga_redk_source(const ga_redk_call *c, int second, int sms);
+/* "identity" when a compile log points at the identity's line, else NULL */
+const char *ga_redk_blame(const char *source, const char *log);
+/* Compile kernel source for arch with the GPUs' compiler (NVRTC), through
+ * the disk cache; *image is malloc'ed. */
+int ga_compile(const char *source, const char *name, int arch, const char *const *extra, int nextra,
+               char **image, size_t *size, int *is_ptx);
+
+#endif

@@ -1,0 +1,38 @@
+/* ga_cuda_backend: the CUDA slots of the backend table (base/ga_backend.h). */
+#include "base/ga_backend.h"
+#include "cuda/ga_cuda.h"
+
+/* an empty selection launches nothing (the host still checks the indices) */
+static int gather(const ga_gather_call *c) { return c->adv->size == 0 ? GA_OK : ga_cuda_gather(c); }
+
+const ga_backend ga_cuda_backend = {
+  .name = "cuda",
+  .ew = ga_cuda_ew,
+  .reduce = ga_cuda_reduce,
+  .scan = ga_cuda_scan,
+  .nonzero_count = ga_cuda_nonzero_count,
+  .nonzero_fill = ga_cuda_nonzero_fill,
+  .sort = ga_cuda_sort,
+  .searchsorted = ga_cuda_searchsorted,
+  .gather = gather,
+  .ewk = ga_cuda_ewk,
+  .redk = ga_cuda_redk,
+  .matmul = ga_cuda_matmul,
+  .device_count = ga_cuda_device_count,
+  .check_device = ga_cuda_check_device,
+  .set_device = ga_cuda_set_device,
+  .pool = ga_cuda_pool,
+  .transfer_pool = ga_cuda_pinned_pool,
+  .memcpy = ga_cuda_memcpy,
+  .flush = ga_cuda_flush,
+  .ew_source = ga_cuda_ew_source,
+  .reduce_source = ga_cuda_reduce_source,
+  .scan_source = ga_cuda_scan_source,
+  .nonzero_source = ga_cuda_nonzero_source,
+  .sort_source = ga_cuda_sort_source,
+  .gather_source = ga_cuda_gather_source,
+  .ewk_source = ga_cuda_ewk_source,
+  .redk_source = ga_cuda_redk_source,
+  .redk_blame = ga_cuda_redk_blame,
+  .compile = ga_cuda_compile_opts,
+};

@@ -1,0 +1,67 @@
+/* ga_host_backend: the host's slots of the backend table (base/ga_backend.h).
+ * No kernel sources and no user kernels here: those slots are NULL. */
+#include "base/ga_backend.h"
+#include "host/ga_host.h"
+#include <string.h>
+
+static int nz_count(const ga_nz_call *c, int64_t *count, ga_buffer **scratch) {
+  *scratch = NULL;
+  return ga_host_nonzero_count(c, count);
+}
+
+static int nz_fill(const ga_nz_call *c, ga_buffer *scratch) {
+  (void)scratch;
+  return ga_host_nonzero_fill(c);
+}
+
+static int matmul(const ga_array *a, const ga_array *b, ga_array *out, void *stream) {
+  (void)stream;
+  return ga_host_matmul(a, b, out);
+}
+
+static int one_device(void) { return 1; }
+
+static int check_device(int dev) {
+  return dev == GA_CPU ? GA_OK : ga_err(GA_EINVAL, "not the host device: %d", dev);
+}
+
+static int set_device(int dev) {
+  (void)dev;
+  return GA_OK;
+}
+
+static ga_pool *pool(int dev) {
+  (void)dev;
+  return ga_host_plain_pool();
+}
+
+/* host to host: the bytes are ours, nothing is queued */
+static int copy(int dst_dev, void *dst, int src_dev, const void *src, size_t n, void *stream, int sync) {
+  (void)dst_dev, (void)src_dev, (void)stream, (void)sync;
+  if (n) memmove(dst, src, n);
+  return GA_OK;
+}
+
+static int flush(int dev) {
+  (void)dev;
+  return GA_OK;
+}
+
+const ga_backend ga_host_backend = {
+  .name = "host",
+  .ew = ga_host_ew,
+  .reduce = ga_host_reduce,
+  .scan = ga_host_scan,
+  .nonzero_count = nz_count,
+  .nonzero_fill = nz_fill,
+  .sort = ga_host_sort,
+  .searchsorted = ga_host_searchsorted,
+  .gather = ga_host_gather,
+  .matmul = matmul,
+  .device_count = one_device,
+  .check_device = check_device,
+  .set_device = set_device,
+  .pool = pool,
+  .memcpy = copy,
+  .flush = flush,
+};
