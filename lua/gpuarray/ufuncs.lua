@@ -47,7 +47,7 @@ local where_row, round_row, angle_row = as("_where", "where"), as("_round", "rou
 local clip_rows = { clip = as("clip", "clip"), minimum = as("minimum", "clip"), maximum = as("maximum", "clip"),
                     positive = as("positive", "clip") }
 
-local function is_array(x) return getmetatable(x) == core.ndarray_mt end
+local is_array = require("gpuarray.util").is_array
 
 -- {min, max} of each integer dtype (uint64's max is beyond Lua's integers)
 local int_range = {
@@ -1164,4 +1164,4 @@ M.round = F.round
 -- print(z)                            --> array([0.+1.j, 0.+2.j], dtype=complex64)
 -- print(ga.arange(2).imag)            --> array([0, 0])
 
-return F
+return { ga = F, host = F }
