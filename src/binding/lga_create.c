@@ -9,12 +9,12 @@
 static const char *const dtype_only[] = {"dtype", NULL};
 
 static int target_device(lua_State *L) {
-  return lua_toboolean(L, lua_upvalueindex(2)) ? GA_CPU : LGA_STATE(L)->device;
+  return LGA_HOST(L) ? GA_CPU : LGA_STATE(L)->device;
 }
 
 /* Where a result made from array `a` goes: a's device (ga.host.*: the host). */
 static int like_device(lua_State *L, const ga_array *a) {
-  return lua_toboolean(L, lua_upvalueindex(2)) ? GA_CPU : GA_DEVICE(a);
+  return LGA_HOST(L) ? GA_CPU : GA_DEVICE(a);
 }
 
 /* dtype given as a string, nil, or an options table {dtype=} at idx */
@@ -318,13 +318,7 @@ static const luaL_Reg create_fns[] = {
 void lga_open_create(lua_State *L) {
   int mod = lua_gettop(L);
   lua_newtable(L);   /* module.host */
-  for (int host = 0; host <= 1; host++) {
-    for (const luaL_Reg *r = create_fns; r->name; r++) {
-      lua_getfield(L, mod, "_state");
-      lua_pushboolean(L, host);
-      lua_pushcclosure(L, r->func, 2);
-      lua_setfield(L, host ? -2 : mod, r->name);
-    }
-  }
+  lga_setfuncs_host(L, create_fns, mod, mod, 0);
+  lga_setfuncs_host(L, create_fns, mod, -1, 1);
   lua_setfield(L, mod, "host");
 }

@@ -14,8 +14,6 @@
 
 void lga_open_select(lua_State *L);   /* lga_select.c, registered from here */
 
-static int host_flag(lua_State *L) { return lua_toboolean(L, lua_upvalueindex(2)); }
-
 /* ---- gathering the inputs ---- */
 
 enum { AT_NONE = 0, AT_1D = 1, AT_2D = 2, AT_3D = 3, AT_COL = -1 };
@@ -60,7 +58,7 @@ static joinin gather(lua_State *L, int list, const char *fname, int mode) {
   lua_Integer n = luaL_len(L, list);
   if (n <= 0) lga_errorf(L, fname, "need at least one array to join");
   if (n > INT_MAX / (int)sizeof(ga_array)) lga_errorf(L, fname, "too many arrays (%lld)", (long long)n);
-  joinin in = {(int)n, NULL, host_flag(L) ? GA_CPU : S->device};
+  joinin in = {(int)n, NULL, LGA_HOST(L) ? GA_CPU : S->device};
   /* the device of the first array decides where Lua values go */
   int first = 0;
   for (int i = 1; i <= n && !first; i++) {
@@ -392,12 +390,7 @@ void lga_open_join(lua_State *L) {
   int mod = lua_gettop(L);
   for (int host = 0; host <= 1; host++) {
     lua_newtable(L);
-    for (const luaL_Reg *r = join_fns; r->name; r++) {
-      lua_getfield(L, mod, "_state");
-      lua_pushboolean(L, host);
-      lua_pushcclosure(L, r->func, 2);
-      lua_setfield(L, -2, r->name);
-    }
+    lga_setfuncs_host(L, join_fns, mod, -1, host);
     lua_setfield(L, mod, host ? "_join_host" : "_join");
   }
   lga_open_select(L);

@@ -11,8 +11,6 @@
 
 void lga_open_select(lua_State *L);
 
-static int host_flag(lua_State *L) { return lua_toboolean(L, lua_upvalueindex(2)); }
-
 /* The array argument at idx, or a new array from a Lua value (on the host
  * for ga.host.X, else on the current device); replaces idx on the stack. */
 static ga_array *array_arg(lua_State *L, int idx, const char *fname) {
@@ -20,7 +18,7 @@ static ga_array *array_arg(lua_State *L, int idx, const char *fname) {
   if (a) return lga_check(L, idx, fname);
   if (lua_isnoneornil(L, idx)) lga_errorf(L, fname, "bad argument #%d (an array expected, got no value)", idx);
   lga_state *S = LGA_STATE(L);
-  a = lga_from_value(L, S, idx, host_flag(L) ? GA_CPU : S->device, -1, 0, fname);
+  a = lga_from_value(L, S, idx, LGA_HOST(L) ? GA_CPU : S->device, -1, 0, fname);
   lua_replace(L, idx);
   return a;
 }
@@ -187,11 +185,11 @@ static int l_asfortranarray(lua_State *L) {
   ga_array *a = lga_toarray(L, 1);
   if (!a) {
     if (lua_isnoneornil(L, 1)) return lga_errorf(L, fname, "bad argument #1 (an array expected, got no value)");
-    a = lga_from_value(L, S, 1, host_flag(L) ? GA_CPU : S->device, dt, 0, fname);
+    a = lga_from_value(L, S, 1, LGA_HOST(L) ? GA_CPU : S->device, dt, 0, fname);
     lua_replace(L, 1);
   }
   a = lga_check(L, 1, fname);
-  int dev = host_flag(L) ? GA_CPU : GA_DEVICE(a);
+  int dev = LGA_HOST(L) ? GA_CPU : GA_DEVICE(a);
   if (dt < 0) dt = a->dtype;
   if (dev == GA_DEVICE(a) && dt == a->dtype && ga_is_f_contiguous(a)) {
     lua_settop(L, 1);
@@ -299,21 +297,11 @@ void lga_open_select(lua_State *L) {
   int mod = lua_gettop(L);
   for (int host = 0; host <= 1; host++) {
     lua_getfield(L, mod, host ? "_join_host" : "_join");
-    for (const luaL_Reg *r = select_fns; r->name; r++) {
-      lua_getfield(L, mod, "_state");
-      lua_pushboolean(L, host);
-      lua_pushcclosure(L, r->func, 2);
-      lua_setfield(L, -2, r->name);
-    }
+    lga_setfuncs_host(L, select_fns, mod, -1, host);
     lua_pop(L, 1);
   }
   lua_newtable(L);
-  for (const luaL_Reg *r = select_methods; r->name; r++) {
-    lua_getfield(L, mod, "_state");
-    lua_pushboolean(L, 0);
-    lua_pushcclosure(L, r->func, 2);
-    lua_setfield(L, -2, r->name);
-  }
+  lga_setfuncs_host(L, select_methods, mod, -1, 0);
   lua_setfield(L, mod, "_join_methods");
   lua_settop(L, mod);
 }

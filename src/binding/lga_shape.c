@@ -11,8 +11,6 @@
 #include <math.h>
 #include <string.h>
 
-#define HOST_FLAG() lua_toboolean(L, lua_upvalueindex(2))
-
 /* An array argument: an ndarray, or anything ga.asarray takes (made on the
  * host for ga.host.X, else on the current device) put in its place. */
 static ga_array *arg_array(lua_State *L, int idx, const char *fname) {
@@ -21,7 +19,7 @@ static ga_array *arg_array(lua_State *L, int idx, const char *fname) {
     return (ga_array *)(intptr_t)lga_errorf(L, fname, "bad argument #%d (array expected, got %s)", idx,
                                             luaL_typename(L, idx));
   lga_state *S = LGA_STATE(L);
-  lga_from_value(L, S, idx, HOST_FLAG() ? GA_CPU : S->device, -1, 0, fname);
+  lga_from_value(L, S, idx, LGA_HOST(L) ? GA_CPU : S->device, -1, 0, fname);
   lua_replace(L, idx);
   return lga_toarray(L, idx);
 }
@@ -571,12 +569,7 @@ void lga_open_shape(lua_State *L) {
   int host = lua_gettop(L);
   for (int h = 0; h <= 1; h++) {
     int t = h ? host : mod;
-    for (const luaL_Reg *r = shape_fns; r->name; r++) {
-      lua_getfield(L, mod, "_state");
-      lua_pushboolean(L, h);
-      lua_pushcclosure(L, r->func, 2);
-      lua_setfield(L, t, r->name);
-    }
+    lga_setfuncs_host(L, shape_fns, mod, t, h);
     for (int n = 1; n <= 3; n++) {
       lua_getfield(L, mod, "_state");
       lua_pushboolean(L, h);

@@ -20,8 +20,6 @@
 
 enum { M_SORT, M_ARGSORT, M_INPLACE };
 
-static int host_flag(lua_State *L) { return lua_toboolean(L, lua_upvalueindex(2)); }
-
 /* The array argument at idx, or a new array from a Lua value (on the host
  * for ga.host.X, else on the current device); replaces idx on the stack. */
 static ga_array *array_arg(lua_State *L, int idx, const char *fname) {
@@ -31,7 +29,7 @@ static ga_array *array_arg(lua_State *L, int idx, const char *fname) {
   if (t != LUA_TTABLE && t != LUA_TNUMBER && t != LUA_TBOOLEAN)
     lga_errorf(L, fname, "bad argument #%d (an array expected, got %s)", idx, luaL_typename(L, idx));
   lga_state *S = LGA_STATE(L);
-  a = lga_from_value(L, S, idx, host_flag(L) ? GA_CPU : S->device, -1, 0, fname);
+  a = lga_from_value(L, S, idx, LGA_HOST(L) ? GA_CPU : S->device, -1, 0, fname);
   lua_replace(L, idx);
   return a;
 }
@@ -276,21 +274,11 @@ void lga_open_sort(lua_State *L) {
   int mod = lua_gettop(L);
   for (int host = 0; host <= 1; host++) {
     lua_newtable(L);
-    for (const luaL_Reg *r = sort_fns; r->name; r++) {
-      lua_getfield(L, mod, "_state");
-      lua_pushboolean(L, host);
-      lua_pushcclosure(L, r->func, 2);
-      lua_setfield(L, -2, r->name);
-    }
+    lga_setfuncs_host(L, sort_fns, mod, -1, host);
     lua_setfield(L, mod, host ? "_sort_host" : "_sort");
   }
   lua_newtable(L);
-  for (const luaL_Reg *r = sort_methods; r->name; r++) {
-    lua_getfield(L, mod, "_state");
-    lua_pushboolean(L, 0);
-    lua_pushcclosure(L, r->func, 2);
-    lua_setfield(L, -2, r->name);
-  }
+  lga_setfuncs_host(L, sort_methods, mod, -1, 0);
   lua_setfield(L, mod, "_sort_methods");
   static const luaL_Reg hooks[] = {{"_sort_source", l_sort_source}, {"_compile_sort", l_compile_sort}, {NULL, NULL}};
   lga_setfuncs(L, hooks, mod);
