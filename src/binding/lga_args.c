@@ -118,7 +118,8 @@ void lga_setfuncs_host(lua_State *L, const luaL_Reg *l, int mod, int table_idx, 
   for (; l->name; l++) {
     lua_getfield(L, mod, "_state");
     lua_pushboolean(L, host);
-    lua_pushcclosure(L, l->func, 2);
+    lua_pushstring(L, l->name);
+    lua_pushcclosure(L, l->func, 3);
     lua_setfield(L, table_idx, l->name);
   }
 }

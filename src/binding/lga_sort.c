@@ -157,9 +157,9 @@ static int do_sort(lua_State *L, const char *fname, int mode) {
   return 1;
 }
 
-static int l_sort(lua_State *L) { return do_sort(L, "sort", M_SORT); }
-static int l_argsort(lua_State *L) { return do_sort(L, "argsort", M_ARGSORT); }
-static int m_sort(lua_State *L) { return do_sort(L, "sort", M_INPLACE); }
+static int l_sort(lua_State *L) { return do_sort(L, LGA_FNAME(L), M_SORT); }
+static int l_argsort(lua_State *L) { return do_sort(L, LGA_FNAME(L), M_ARGSORT); }
+static int m_sort(lua_State *L) { return do_sort(L, LGA_FNAME(L), M_INPLACE); }
 
 /* The dtype a and a Lua number or boolean v are compared in.  NumPy's
  * searchsorted converts v as np.asarray would (not as a weak scalar), then
@@ -179,7 +179,7 @@ static int value_dtype(lua_State *L, int idx, int adt) {
 /* searchsorted(a, v, side): a 1-D and sorted; v an array, a number, a
  * boolean or a table; side "left" (default) or "right". */
 static int l_searchsorted(lua_State *L) {
-  const char *fname = "searchsorted";
+  const char *fname = LGA_FNAME(L);
   lua_settop(L, 3);
   ga_array *a = array_arg(L, 1, fname);
   if (a->ndim != 1) return lga_errorf(L, fname, "a must be 1-D, got an array of %d dimensions", a->ndim);
