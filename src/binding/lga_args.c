@@ -125,12 +125,7 @@ void lga_setfuncs_host(lua_State *L, const luaL_Reg *l, int mod, int table_idx, 
 }
 
 void lga_setfuncs(lua_State *L, const luaL_Reg *l, int table_idx) {
-  table_idx = lua_absindex(L, table_idx);
-  for (; l->name; l++) {
-    lua_getfield(L, table_idx, "_state");
-    lua_pushcclosure(L, l->func, 1);
-    lua_setfield(L, table_idx, l->name);
-  }
+  lga_setfuncs_host(L, l, table_idx, table_idx, 0);
 }
 
 /* A Lua value stored into dtype dt must fit it, as NumPy's OverflowError for

@@ -104,8 +104,8 @@ int lga_setitem(lua_State *L);
 struct ga_index_item;
 int lga_parse_key(lua_State *L, int key, struct ga_index_item *items, int max, const char *fname);
 void lga_assign(lua_State *L, lga_state *S, ga_array *dst, int value, const char *fname);
-/* Register funcs into the table at table_idx, each with the module's state
- * (table field `_state`) as upvalue 1. */
+/* Register funcs into the table at table_idx (the module), each with the
+ * upvalues of lga_setfuncs_host (the state, host = false, its name). */
 void lga_setfuncs(lua_State *L, const luaL_Reg *l, int table_idx);
 /* The functions of ga.X and ga.host.X: each set into the table at
  * table_idx with upvalues (the state of module mod, host, its name).
