@@ -61,4 +61,4 @@ F.ellipsis = core.ellipsis
 -- print(y)                      --> array([[1, 0, 0],
 -- -->                                    [4, 5, 6]])
 
-return F
+return { ga = F, host = F }

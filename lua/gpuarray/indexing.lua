@@ -158,4 +158,4 @@ function methods.put(x, indices, values) core.put(x, indices, values) end
 -- print(ga.arange(4):compress({true, false, true}))   --> array([0, 2])
 function methods.compress(x, condition, axis) return core.compress(condition, x, axis) end
 
-return F
+return { ga = F, host = F }

@@ -228,17 +228,16 @@ for _, name in ipairs(core.dtypes) do ga[name] = name; host[name] = name end
 -- -->        [0., 1.]], dtype=float32)
 for name, f in pairs(core.host) do host[name] = f; ga[name] = core[name] end
 
--- The ufuncs, their aliases, round/angle/real/imag/clip and the dtype
--- rules (documented in gpuarray/ufuncs.lua); the ndarray methods that call
--- them are added there too.
-for name, f in pairs(require "gpuarray.ufuncs") do ga[name] = f; host[name] = f end
-require "gpuarray.shape"   -- shape methods; ga.reshape ... come from core.host above
-for name, v in pairs(require "gpuarray.index") do ga[name] = v; host[name] = v end
-do local ix = require "gpuarray.indexing"; for k, v in pairs(ix) do ga[k] = v; host[k] = v end end
-do local j = require "gpuarray.join"; for k, f in pairs(j.ga) do ga[k], host[k] = f, j.host[k] end end
-do local so = require "gpuarray.sort"; for k, f in pairs(so.ga) do ga[k], host[k] = f, so.host[k] end end
-do local sc = require "gpuarray.scan"; for k, f in pairs(sc.ga) do ga[k], host[k] = f, sc.host[k] end end
-do local r = require "gpuarray.reduce"; for k, f in pairs(r.ga) do ga[k], host[k] = f, r.host[k] end end
+-- The parts written in Lua, each documented in its file: each returns
+-- { ga = functions for ga, host = those for ga.host } and adds its ndarray
+-- methods itself.  ufuncs: the ufuncs, their aliases, round/angle/real/imag/
+-- clip and the dtype rules; shape: methods only (ga.reshape ... come from
+-- core.host above); kernel and raw: the user kernels (GPU only).
+for _, part in ipairs { "ufuncs", "shape", "index", "indexing", "join", "sort", "scan", "reduce", "kernel", "raw" } do
+  local p = require("gpuarray." .. part)
+  for k, f in pairs(p.ga) do ga[k] = f end
+  for k, f in pairs(p.host) do host[k] = f end
+end
 ga.copy, host.copy = core.copy, core.host.copy   -- the creation function, not the COPY row
 
 --- Matrix product of two 2-D arrays (cuBLAS on a GPU, OpenBLAS on the
@@ -713,9 +712,5 @@ function ga.get_default_pinned_memory_pool() return pinned_pool end
 -- local t0 = ga.core.clock()
 -- local x = ga.ones(1000) * 2
 -- print(ga.core.clock() - t0 >= 0)   --> true
-
-ga.ElementwiseKernel = require("gpuarray.kernel").ElementwiseKernel   -- documented in kernel.lua
-ga.ReductionKernel = require("gpuarray.kernel").ReductionKernel     -- documented in kernel.lua
-do local r = require "gpuarray.raw"; ga.RawKernel, ga.RawModule, ga.scalar = r.RawKernel, r.RawModule, r.scalar end
 
 return ga

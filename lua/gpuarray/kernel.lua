@@ -149,4 +149,4 @@ M.ElementwiseKernel = core.ElementwiseKernel
 -- end
 M.ReductionKernel = core.ReductionKernel
 
-return M
+return { ga = M, host = {} }

@@ -98,4 +98,4 @@ M.RawModule = core.RawModule
 -- print(ga.scalar(0.5, ga.float16))  --> scalar(0.5, float16)
 M.scalar = core.scalar
 
-return M
+return { ga = M, host = {} }

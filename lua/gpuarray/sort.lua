@@ -15,11 +15,9 @@
 -- `searchsorted` with a `sorter` (its range is checked, as NumPy does).
 -- @module gpuarray.sort
 local core = require "gpuarray.core"
-local ufuncs = require "gpuarray.ufuncs"
+local ufuncs = require("gpuarray.ufuncs").ga
 
-local M = {}
-
-local C = require("gpuarray.reduce").check   -- the shared argument checks
+local C = require "gpuarray.util"   -- the shared argument checks
 local is_array, fail, typename = C.is_array, C.fail, C.typename
 
 -- creation functions of x's backend
@@ -340,8 +338,7 @@ local function build(S, create)
   return F
 end
 
-M.ga = build(core._sort, core)
-M.host = build(core._sort_host, core.host)
+local G, H = build(core._sort, core), build(core._sort_host, core.host)
 
 local methods = core.ndarray_methods
 methods.sort = core._sort_methods.sort
@@ -350,6 +347,6 @@ function methods.partition(x, kth, axis)
   kth_check("partition", x, kth, axis)
   return x:sort(axis)
 end
-function methods.searchsorted(a, v, side) return M.ga.searchsorted(a, v, side) end
+function methods.searchsorted(a, v, side) return G.searchsorted(a, v, side) end
 
-return M
+return { ga = G, host = H }

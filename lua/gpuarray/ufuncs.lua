@@ -4,8 +4,10 @@
 -- `promote_types`).
 --
 -- Every ufunc is one row of the op table (`src/base/ga_ops.def`); the C module
--- makes each row a function (`ga.core.ufuncs`), and `gpuarray/init.lua`
--- copies the public ones and this file's functions into `ga` and `ga.host`.
+-- makes each row a function (`ga.core.ufuncs`, also under the row's aliases;
+-- the row's metamethod and method aliases go to the ndarray), and
+-- `gpuarray/init.lua` copies the public ones and this file's functions into
+-- `ga` and `ga.host`.
 --
 -- Common to every ufunc: operands are arrays or Lua numbers, they broadcast
 -- (NumPy rules), dtypes promote as in NumPy 2 (NEP 50: a Lua number is a
@@ -45,7 +47,7 @@ local where_row, round_row, angle_row = as("_where", "where"), as("_round", "rou
 local clip_rows = { clip = as("clip", "clip"), minimum = as("minimum", "clip"), maximum = as("maximum", "clip"),
                     positive = as("positive", "clip") }
 
-local function is_array(x) return getmetatable(x) == core.ndarray_mt end
+local is_array = require("gpuarray.util").is_array
 
 -- {min, max} of each integer dtype (uint64's max is beyond Lua's integers)
 local int_range = {
@@ -115,7 +117,6 @@ end
 -- @treturn ndarray a new array, or `opts.out`
 -- @usage
 -- print(ga.divide(ga.array({1, 2}), ga.array({4, 8})))   --> array([0.25, 0.25])
-F.divide = U.true_divide
 
 --- Element-wise floor division `a // b`: the largest integer <= `a / b`
 -- (integer division by zero gives 0, as in NumPy).
@@ -183,7 +184,6 @@ F.divide = U.true_divide
 -- @tparam[opt] table opts `{out=, dtype=, casting=}`
 -- @treturn ndarray a new array, or `opts.out`
 -- @usage print(ga.mod(ga.array({-7.5}), 2))   --> array([0.5])
-F.mod = U.remainder
 
 --- Element-wise remainder with the sign of `a` (C's `fmod`).
 -- @function ga.fmod
@@ -228,7 +228,6 @@ F.mod = U.remainder
 -- @tparam[opt] table opts `{out=, dtype=, casting=}`
 -- @treturn ndarray a new array, or `opts.out`
 -- @usage print(ga.abs(ga.array({-1.5, 2})))   --> array([1.5, 2. ])
-F.abs = U.absolute
 
 --- Element-wise absolute value of a float array (no integers, no complex).
 -- @function ga.fabs
@@ -499,7 +498,6 @@ end
 -- @tparam[opt] table opts `{out=, dtype=, casting=}`
 -- @treturn ndarray a new array, or `opts.out`
 -- @usage print(ga.radians(ga.array({90, 360})))   --> array([1.57079633, 6.28318531])
-F.radians = U.deg2rad
 
 --- Element-wise radians to degrees.  `ga.degrees` is the same function.
 -- @function ga.rad2deg
@@ -514,7 +512,6 @@ F.radians = U.deg2rad
 -- @tparam[opt] table opts `{out=, dtype=, casting=}`
 -- @treturn ndarray a new array, or `opts.out`
 -- @usage print(ga.degrees(ga.array({math.pi})))   --> array([180.])
-F.degrees = U.rad2deg
 
 --- The normalised sinc function `sin(pi x) / (pi x)` (1 at 0).
 -- @function ga.sinc
@@ -608,7 +605,6 @@ F.degrees = U.rad2deg
 -- @tparam[opt] table opts `{out=, dtype=, casting=}`
 -- @treturn ndarray a new array, or `opts.out`
 -- @usage print(ga.fix(ga.array({-2.5, 2.5})))   --> array([-2.,  2.])
-F.fix = U.trunc
 
 --- Round to `decimals` decimal places, halves to even (NumPy's `round`:
 -- scale by `10^decimals`, `rint`, scale back, so `2.675` may give `2.67`).
@@ -754,7 +750,6 @@ F.around = F.round
 -- @usage
 -- local j = ga.sqrt(ga.array(-1, "complex64"))
 -- print(ga.conj(2 * j))               --> array(0.-2.j, dtype=complex64)
-F.conj = U.conjugate
 
 --- The argument (phase) of complex values, `arctan2(imag, real)`, in
 -- radians or, with `deg = true`, degrees.  Real arrays give 0 or pi.
@@ -1002,7 +997,6 @@ end
 -- @tparam[opt] table opts `{out=, dtype=, casting=}`
 -- @treturn ndarray a new array, or `opts.out`
 -- @usage print(ga.bitwise_not(ga.array({0, -1})))   --> array([-1,  0])
-F.bitwise_not = U.invert
 
 --- Element-wise shift of the bits of `a` left by `b` (`a << b`).
 -- @function ga.left_shift
@@ -1109,41 +1103,35 @@ M.round = F.round
 -- @usage
 -- local z = ga.array({1, 2}, "complex64") * ga.sqrt(ga.array(-1, "complex64"))
 -- print(z:conj())                     --> array([0.-1.j, 0.-2.j], dtype=complex64)
-M.conj = U.conjugate
 
 --- The complex conjugate; the same as `x:conj()` and `ga.conjugate(x)`.
 -- @function ndarray:conjugate
 -- @treturn ndarray
 -- @usage print(ga.arange(2):conjugate())   --> array([0, 1])
-M.conjugate = U.conjugate
 
 --- Element-wise `x < b`, a bool array (`ga.less`).
 -- @function ndarray:lt
 -- @param b an array or a Lua number
 -- @treturn ndarray
 -- @usage print(ga.arange(3):lt(1))    --> array([ True, False, False])
-M.lt = U.less
 
 --- Element-wise `x <= b`, a bool array (`ga.less_equal`).
 -- @function ndarray:le
 -- @param b an array or a Lua number
 -- @treturn ndarray
 -- @usage print(ga.arange(3):le(1))    --> array([ True,  True, False])
-M.le = U.less_equal
 
 --- Element-wise `x > b`, a bool array (`ga.greater`).
 -- @function ndarray:gt
 -- @param b an array or a Lua number
 -- @treturn ndarray
 -- @usage print(ga.arange(3):gt(1))    --> array([False, False,  True])
-M.gt = U.greater
 
 --- Element-wise `x >= b`, a bool array (`ga.greater_equal`).
 -- @function ndarray:ge
 -- @param b an array or a Lua number
 -- @treturn ndarray
 -- @usage print(ga.arange(3):ge(1))    --> array([False,  True,  True])
-M.ge = U.greater_equal
 
 --- Element-wise `x == b`, a bool array (`ga.equal`; `x == b` itself
 -- compares identity).
@@ -1151,14 +1139,12 @@ M.ge = U.greater_equal
 -- @param b an array or a Lua number
 -- @treturn ndarray
 -- @usage print(ga.arange(3):eq(ga.array({0, 0, 2})))   --> array([ True, False,  True])
-M.eq = U.equal
 
 --- Element-wise `x ~= b`, a bool array (`ga.not_equal`).
 -- @function ndarray:ne
 -- @param b an array or a Lua number
 -- @treturn ndarray
 -- @usage print(ga.arange(3):ne(1))    --> array([ True, False,  True])
-M.ne = U.not_equal
 
 --- The real part: for a complex array a view (float32 for complex64,
 -- float64 for complex128; same strides, no copy: writing into it changes
@@ -1178,4 +1164,4 @@ M.ne = U.not_equal
 -- print(z)                            --> array([0.+1.j, 0.+2.j], dtype=complex64)
 -- print(ga.arange(2).imag)            --> array([0, 0])
 
-return F
+return { ga = F, host = F }

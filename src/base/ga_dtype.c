@@ -4,7 +4,7 @@
 #include <string.h>
 
 const ga_dtype_info ga_dtypes[GA_NDTYPES] = {
-#define GA_X_INFO(ID, name, ch, ct, cu, sz, kind, acc) {#name, ch, kind, sz, cu, GA_##acc},
+#define GA_X_INFO(ID, name, ch, ct, cu, sz, kind) {#name, ch, kind, sz, cu},
   GA_DTYPES(GA_X_INFO)
 #undef GA_X_INFO
 };
@@ -135,7 +135,7 @@ bool ga_int_fits(int dt, int64_t v) {
 void ga_scalar_from_int(ga_scalar *s, int dt, int64_t v) {
   memset(s, 0, sizeof *s);
   switch (dt) {
-#define GA_X_SETI(ID, name, ch, ct, cu, sz, kind, acc) case GA_##ID: s->v_##name = (ct)v; break;
+#define GA_X_SETI(ID, name, ch, ct, cu, sz, kind) case GA_##ID: s->v_##name = (ct)v; break;
     GA_DTYPES(GA_X_SETI)
 #undef GA_X_SETI
   }
@@ -174,7 +174,7 @@ void ga_scalar_from_double(ga_scalar *s, int dt, double v) {
     }
   }
   switch (dt) {
-#define GA_X_SETD(ID, name, ch, ct, cu, sz, kind, acc) case GA_##ID: s->v_##name = (ct)v; break;
+#define GA_X_SETD(ID, name, ch, ct, cu, sz, kind) case GA_##ID: s->v_##name = (ct)v; break;
     GA_DTYPES(GA_X_SETD)
 #undef GA_X_SETD
   }
@@ -182,7 +182,7 @@ void ga_scalar_from_double(ga_scalar *s, int dt, double v) {
 
 double ga_load_double(const void *p, int dt) {
   switch (dt) {
-#define GA_X_LD(ID, name, ch, ct, cu, sz, kind, acc) case GA_##ID: { ct v; memcpy(&v, p, sizeof v); return (double)v; }
+#define GA_X_LD(ID, name, ch, ct, cu, sz, kind) case GA_##ID: { ct v; memcpy(&v, p, sizeof v); return (double)v; }
     GA_DTYPES(GA_X_LD)
 #undef GA_X_LD
   }
@@ -197,7 +197,7 @@ double ga_load_imag(const void *p, int dt) {
 
 int64_t ga_load_int(const void *p, int dt) {
   switch (dt) {
-#define GA_X_LI(ID, name, ch, ct, cu, sz, kind, acc) case GA_##ID: { ct v; memcpy(&v, p, sizeof v); return (int64_t)v; }
+#define GA_X_LI(ID, name, ch, ct, cu, sz, kind) case GA_##ID: { ct v; memcpy(&v, p, sizeof v); return (int64_t)v; }
     GA_DTYPES(GA_X_LI)
 #undef GA_X_LI
   }

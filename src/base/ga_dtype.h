@@ -13,26 +13,27 @@ typedef _Float16 ga_f16;
 typedef float _Complex ga_c64;
 typedef double _Complex ga_c128;
 
-/* X(ID, name, numpy char, host C type, CUDA C type, itemsize, kind,
- *   accumulator dtype for sums) */
+/* X(ID, name, numpy char, host C type, CUDA C type, itemsize, kind).
+ * (The reductions' accumulator dtypes are their rule table's,
+ * core/ga_reduce.h GA_REDRULE_TOKENS.) */
 #define GA_DTYPES(X)                                                        \
-  X(BOOL,       bool,       '?', bool,     "bool",               1, 'b', INT64)      \
-  X(INT8,       int8,       'b', int8_t,   "signed char",        1, 'i', INT64)      \
-  X(UINT8,      uint8,      'B', uint8_t,  "unsigned char",      1, 'u', UINT64)     \
-  X(INT16,      int16,      'h', int16_t,  "short",              2, 'i', INT64)      \
-  X(UINT16,     uint16,     'H', uint16_t, "unsigned short",     2, 'u', UINT64)     \
-  X(INT32,      int32,      'i', int32_t,  "int",                4, 'i', INT64)      \
-  X(UINT32,     uint32,     'I', uint32_t, "unsigned int",       4, 'u', UINT64)     \
-  X(INT64,      int64,      'l', int64_t,  "long long",          8, 'i', INT64)      \
-  X(UINT64,     uint64,     'L', uint64_t, "unsigned long long", 8, 'u', UINT64)     \
-  X(FLOAT16,    float16,    'e', ga_f16,   "ga_half",            2, 'f', FLOAT32)    \
-  X(FLOAT32,    float32,    'f', float,    "float",              4, 'f', FLOAT32)    \
-  X(FLOAT64,    float64,    'd', double,   "double",             8, 'f', FLOAT64)    \
-  X(COMPLEX64,  complex64,  'F', ga_c64,   "ga_complex64",       8, 'c', COMPLEX64)  \
-  X(COMPLEX128, complex128, 'D', ga_c128,  "ga_complex128",     16, 'c', COMPLEX128)
+  X(BOOL,       bool,       '?', bool,     "bool",               1, 'b')  \
+  X(INT8,       int8,       'b', int8_t,   "signed char",        1, 'i')  \
+  X(UINT8,      uint8,      'B', uint8_t,  "unsigned char",      1, 'u')  \
+  X(INT16,      int16,      'h', int16_t,  "short",              2, 'i')  \
+  X(UINT16,     uint16,     'H', uint16_t, "unsigned short",     2, 'u')  \
+  X(INT32,      int32,      'i', int32_t,  "int",                4, 'i')  \
+  X(UINT32,     uint32,     'I', uint32_t, "unsigned int",       4, 'u')  \
+  X(INT64,      int64,      'l', int64_t,  "long long",          8, 'i')  \
+  X(UINT64,     uint64,     'L', uint64_t, "unsigned long long", 8, 'u')  \
+  X(FLOAT16,    float16,    'e', ga_f16,   "ga_half",            2, 'f')  \
+  X(FLOAT32,    float32,    'f', float,    "float",              4, 'f')  \
+  X(FLOAT64,    float64,    'd', double,   "double",             8, 'f')  \
+  X(COMPLEX64,  complex64,  'F', ga_c64,   "ga_complex64",       8, 'c')  \
+  X(COMPLEX128, complex128, 'D', ga_c128,  "ga_complex128",     16, 'c')
 
 typedef enum ga_dtype {
-#define GA_X_ENUM(ID, name, ch, ct, cu, sz, kind, acc) GA_##ID,
+#define GA_X_ENUM(ID, name, ch, ct, cu, sz, kind) GA_##ID,
   GA_DTYPES(GA_X_ENUM)
 #undef GA_X_ENUM
   GA_NDTYPES
@@ -44,7 +45,6 @@ typedef struct ga_dtype_info {
   char kind;          /* 'b' 'i' 'u' 'f' 'c' */
   int size;           /* itemsize in bytes */
   const char *cuda;   /* CUDA C type name used by generated kernels */
-  int acc;            /* accumulator dtype for sums */
 } ga_dtype_info;
 
 extern const ga_dtype_info ga_dtypes[GA_NDTYPES];
@@ -76,7 +76,7 @@ int ga_result_type(int n, const int *dtypes, size_t stride);
 
 /* A scalar value held in any dtype (16 bytes covers complex128). */
 typedef union ga_scalar {
-#define GA_X_MEMBER(ID, name, ch, ct, cu, sz, kind, acc) ct v_##name;
+#define GA_X_MEMBER(ID, name, ch, ct, cu, sz, kind) ct v_##name;
   GA_DTYPES(GA_X_MEMBER)
 #undef GA_X_MEMBER
   unsigned char bytes[16];

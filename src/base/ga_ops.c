@@ -4,8 +4,8 @@
 
 #define GA_X_BIT(ID, ct, ...) | (1u << GA_##ID)
 const ga_op ga_ops[GA_NOPS] = {
-#define GA_OP(ID, name, nin, nout, tset, sig, flags, ...) \
-  {GA_OP_##ID, name, nin, nout, 0u tset(GA_X_BIT, ~), GA_SIG_##sig, flags, #__VA_ARGS__},
+#define GA_OP(ID, name, nin, nout, tset, sig, flags, mm, aliases, ...) \
+  {GA_OP_##ID, name, nin, nout, 0u tset(GA_X_BIT, ~), GA_SIG_##sig, flags, mm, aliases, #__VA_ARGS__},
 #include "base/ga_ops.def"
 #undef GA_OP
 };

@@ -115,7 +115,7 @@ enum { GA_SIG_SAME, GA_SIG_BOOL, GA_SIG_FLOATY, GA_SIG_REAL, GA_SIG_TI, GA_SIG_F
 #define GA_OPF_TRUTH 2u
 
 typedef enum ga_op_id {
-#define GA_OP(ID, name, nin, nout, tset, sig, flags, ...) GA_OP_##ID,
+#define GA_OP(ID, name, nin, nout, tset, sig, flags, mm, aliases, ...) GA_OP_##ID,
 #include "base/ga_ops.def"
 #undef GA_OP
   GA_NOPS
@@ -128,6 +128,8 @@ typedef struct ga_op {
   uint32_t types;      /* bitmask of loop input dtypes */
   int sig;             /* GA_SIG_* */
   unsigned flags;
+  const char *mm;      /* the ndarray metamethod it backs ("__add"), or NULL */
+  const char *aliases; /* other names, space-separated; ":name" a method */
   const char *expr;    /* the expression's text, for NVRTC */
 } ga_op;
 

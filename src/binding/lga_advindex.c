@@ -93,8 +93,8 @@ static int set_or_add(lua_State *L, int add, const char *fn) {
 static int l_advset(lua_State *L) { return set_or_add(L, 0, "setitem"); }
 
 /* ga.add_at(x, key, v) / ga.scatter_add */
-static int l_add_at(lua_State *L) { return set_or_add(L, 1, "add_at"); }
-static int l_scatter_add(lua_State *L) { return set_or_add(L, 1, "scatter_add"); }
+static int l_add_at(lua_State *L) { return set_or_add(L, 1, LGA_FNAME(L)); }
+static int l_scatter_add(lua_State *L) { return set_or_add(L, 1, LGA_FNAME(L)); }
 
 /* An integer index array on x's device from an array, table or number at
  * ii (pushed). */
@@ -166,7 +166,7 @@ static int take_impl(lua_State *L, lga_state *S, int xi, int ii, int axi, const 
 /* ga.take(x, indices, axis) */
 static int l_take(lua_State *L) {
   lga_state *S = LGA_STATE(L);
-  const char *fn = "take";
+  const char *fn = LGA_FNAME(L);
   ga_array *x = lga_check(L, 1, fn);
   lua_settop(L, 3);
   index_arg(L, S, x, 2, 0, fn);
@@ -177,7 +177,7 @@ static int l_take(lua_State *L) {
 /* ga.compress(condition, x, axis) */
 static int l_compress(lua_State *L) {
   lga_state *S = LGA_STATE(L);
-  const char *fn = "compress";
+  const char *fn = LGA_FNAME(L);
   ga_array *x = lga_check(L, 2, fn);
   lua_settop(L, 3);
   ga_array *c = lga_from_value(L, S, 1, GA_CPU, GA_BOOL, 0, fn);
@@ -197,7 +197,7 @@ static int l_compress(lua_State *L) {
 /* ga.put(x, indices, values) */
 static int l_put(lua_State *L) {
   lga_state *S = LGA_STATE(L);
-  const char *fn = "put";
+  const char *fn = LGA_FNAME(L);
   ga_array *x = lga_check(L, 1, fn);
   if (lua_gettop(L) < 3) return lga_errorf(L, fn, "expects an array, indices and values");
   lga_check_current(L, S, x, fn);

@@ -112,13 +112,20 @@ int lga_read_axes(lua_State *L, int idx, const char *fname, int ndim, int64_t *a
   return n;
 }
 
-void lga_setfuncs(lua_State *L, const luaL_Reg *l, int table_idx) {
+void lga_setfuncs_host(lua_State *L, const luaL_Reg *l, int mod, int table_idx, int host) {
+  mod = lua_absindex(L, mod);
   table_idx = lua_absindex(L, table_idx);
   for (; l->name; l++) {
-    lua_getfield(L, table_idx, "_state");
-    lua_pushcclosure(L, l->func, 1);
+    lua_getfield(L, mod, "_state");
+    lua_pushboolean(L, host);
+    lua_pushstring(L, l->name);
+    lua_pushcclosure(L, l->func, 3);
     lua_setfield(L, table_idx, l->name);
   }
+}
+
+void lga_setfuncs(lua_State *L, const luaL_Reg *l, int table_idx) {
+  lga_setfuncs_host(L, l, table_idx, table_idx, 0);
 }
 
 /* A Lua value stored into dtype dt must fit it, as NumPy's OverflowError for

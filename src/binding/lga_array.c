@@ -133,30 +133,15 @@ static int arr_newindex(lua_State *L) {
   return lga_setitem(L);
 }
 
-/* The arithmetic and bitwise metamethods, one row each: the op row it runs.
- * Operands keep Lua's order (2 - x is subtract(2, x)); errors name the op. */
-static const struct { const char *mm; int op; } arr_ops[] = {
-  {"__add", GA_OP_ADD},          {"__sub", GA_OP_SUBTRACT},      {"__mul", GA_OP_MULTIPLY},
-  {"__div", GA_OP_TRUE_DIVIDE},  {"__idiv", GA_OP_FLOOR_DIVIDE}, {"__mod", GA_OP_REMAINDER},
-  {"__pow", GA_OP_POWER},        {"__unm", GA_OP_NEGATIVE},      {"__band", GA_OP_BITWISE_AND},
-  {"__bor", GA_OP_BITWISE_OR},   {"__bxor", GA_OP_BITWISE_XOR},  {"__bnot", GA_OP_INVERT},
-  {"__shl", GA_OP_LEFT_SHIFT},   {"__shr", GA_OP_RIGHT_SHIFT},
-};
-
-/* upvalue 2: the op's index in ga_ops */
-static int arr_op(lua_State *L) {
-  const ga_op *op = &ga_ops[lua_tointeger(L, lua_upvalueindex(2))];
-  lua_settop(L, op->nin);   /* Lua passes a unary operand twice */
-  return lga_ew(L, LGA_STATE(L), op, 1, 0, op->name);
-}
-
 /* < <= > >=: Lua keeps one boolean of __lt/__le, which cannot hold an
- * element-wise result; say where the comparisons are instead. */
-static int arr_order(lua_State *L) {
-  return lga_errorf(L, lua_tostring(L, lua_upvalueindex(1)),
-                    "arrays cannot be compared with < <= > >= (Lua makes one boolean of them); "
-                    "compare element-wise with a:lt(b), a:le(b), a:gt(b), a:ge(b) or ga.less(a, b) etc.");
+ * element-wise result; say where the comparisons are instead.  (The
+ * arithmetic and bitwise metamethods are op rows: lga_ops.c.) */
+static int order_error(lua_State *L, const char *mm) {
+  return lga_errorf(L, mm, "arrays cannot be compared with < <= > >= (Lua makes one boolean of them); "
+                           "compare element-wise with a:lt(b), a:le(b), a:gt(b), a:ge(b) or ga.less(a, b) etc.");
 }
+static int arr_lt(lua_State *L) { return order_error(L, "lt"); }
+static int arr_le(lua_State *L) { return order_error(L, "le"); }
 
 static int arr_eq(lua_State *L) {
   /* identity only: element-wise comparison is ga.equal / a:eq(b) */
@@ -212,55 +197,45 @@ static int arr_astype(lua_State *L) {
   return 1;
 }
 
+/* The metamethods (liolib's metameth); upvalues: the state, the methods
+ * table (arr_index's upvalue 2). */
+static const luaL_Reg metameth[] = {
+  {"__index", arr_index}, {"__newindex", arr_newindex}, {"__gc", arr_free}, {"__close", arr_free},
+  {"__len", arr_len},     {"__eq", arr_eq},             {"__lt", arr_lt},    {"__le", arr_le},
+  {NULL, NULL},
+};
+
+/* The methods written in C here (liolib's meth); upvalue: the state.  The
+ * other parts add theirs (lga_ops.c the rows' method aliases), and
+ * gpuarray/ufuncs.lua etc. the methods written in Lua. */
+static const luaL_Reg meth[] = {
+  {"astype", arr_astype}, {"free", arr_free}, {NULL, NULL},
+};
+
 void lga_open_array(lua_State *L) {
   /* stack: module table at -1; the state userdata is module._state */
   int mod = lua_gettop(L);
   lua_getfield(L, mod, "_state");
   int st = lua_gettop(L);
-  luaL_newmetatable(L, LGA_ARRAY_MT);
+  luaL_newmetatable(L, LGA_ARRAY_MT);   /* sets __name */
   int mt = lua_gettop(L);
   lua_pushvalue(L, mt);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lga_mt_key);
-  lua_newtable(L);                     /* methods */
+  lua_pushvalue(L, mt);
+  lua_setfield(L, mod, "ndarray_mt");
+
+  luaL_newlibtable(L, meth);
   int methods = lua_gettop(L);
+  lua_pushvalue(L, st);
+  luaL_setfuncs(L, meth, 1);
   lua_pushvalue(L, methods);
   lua_setfield(L, mod, "ndarray_methods");
   lua_pushvalue(L, methods);   /* for the advanced indexer's hooks (lga_index.c) */
   lua_setfield(L, LUA_REGISTRYINDEX, "gpuarray.ndarray_methods");
-  lua_pushvalue(L, mt);
-  lua_setfield(L, mod, "ndarray_mt");
 
+  lua_pushvalue(L, mt);
   lua_pushvalue(L, st);
   lua_pushvalue(L, methods);
-  lua_pushcclosure(L, arr_index, 2);
-  lua_setfield(L, mt, "__index");
-  lua_pushvalue(L, st);   /* upvalue 1 is the state, as for every binding function */
-  lua_pushcclosure(L, arr_newindex, 1);
-  lua_setfield(L, mt, "__newindex");
-  static const luaL_Reg mms[] = {
-    {"__gc", arr_free}, {"__close", arr_free}, {"__len", arr_len}, {"__eq", arr_eq}, {NULL, NULL}};
-  lua_pushvalue(L, mt);
-  lua_pushvalue(L, st);
-  luaL_setfuncs(L, mms, 1);
-  lua_pop(L, 1);
-  for (size_t i = 0; i < sizeof arr_ops / sizeof arr_ops[0]; i++) {
-    lua_pushvalue(L, st);
-    lua_pushinteger(L, arr_ops[i].op);
-    lua_pushcclosure(L, arr_op, 2);
-    lua_setfield(L, mt, arr_ops[i].mm);
-  }
-  lua_pushliteral(L, "lt");
-  lua_pushcclosure(L, arr_order, 1);
-  lua_setfield(L, mt, "__lt");
-  lua_pushliteral(L, "le");
-  lua_pushcclosure(L, arr_order, 1);
-  lua_setfield(L, mt, "__le");
-  lua_pushvalue(L, st);
-  lua_pushcclosure(L, arr_astype, 1);
-  lua_setfield(L, methods, "astype");
-  lua_pushliteral(L, LGA_ARRAY_MT);
-  lua_setfield(L, mt, "__name");
-  lua_pushcfunction(L, arr_free);
-  lua_setfield(L, methods, "free");
+  luaL_setfuncs(L, metameth, 2);
   lua_settop(L, mod);
 }

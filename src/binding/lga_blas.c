@@ -17,36 +17,37 @@ static ga_array *blas_operand(lua_State *L, lga_state *S, int idx, int dt) {
 }
 
 static int l_matmul(lua_State *L) {
+  const char *fname = LGA_FNAME(L);
   lga_state *S = LGA_STATE(L);
-  ga_array *a = lga_check(L, 1, "matmul"), *b = lga_check(L, 2, "matmul");
-  lga_check_current(L, S, a, "matmul");
-  lga_check_current(L, S, b, "matmul");
+  ga_array *a = lga_check(L, 1, fname), *b = lga_check(L, 2, fname);
+  lga_check_current(L, S, a, fname);
+  lga_check_current(L, S, b, fname);
   if (GA_DEVICE(a) != GA_DEVICE(b)) {
     char d1[32], d2[32];
-    return lga_errorf(L, "matmul", "operands are on different devices (%s and %s); move one with ga.asarray(x) or x:get()",
+    return lga_errorf(L, fname, "operands are on different devices (%s and %s); move one with ga.asarray(x) or x:get()",
                       ga_device_name(GA_DEVICE(a), d1), ga_device_name(GA_DEVICE(b), d2));
   }
   if (a->ndim != 2 || b->ndim != 2)
-    return lga_errorf(L, "matmul", "only 2-D operands are supported for now (got %d-D and %d-D)", a->ndim, b->ndim);
+    return lga_errorf(L, fname, "only 2-D operands are supported for now (got %d-D and %d-D)", a->ndim, b->ndim);
   if (a->shape[1] != b->shape[0]) {
     char s1[128], s2[128];
-    return lga_errorf(L, "matmul", "shapes %s and %s not aligned: %lld (dim 2) != %lld (dim 1)",
+    return lga_errorf(L, fname, "shapes %s and %s not aligned: %lld (dim 2) != %lld (dim 1)",
                       ga_shape_str(2, a->shape, s1, sizeof s1), ga_shape_str(2, b->shape, s2, sizeof s2),
                       (long long)a->shape[1], (long long)b->shape[0]);
   }
   int dt = ga_promote(a->dtype, b->dtype);
   if (dt != GA_FLOAT16 && dt != GA_FLOAT32 && dt != GA_FLOAT64)
-    return lga_errorf(L, "matmul", "dtype %s is not supported (float16, float32 and float64 are)", ga_dtypes[dt].name);
+    return lga_errorf(L, fname, "dtype %s is not supported (float16, float32 and float64 are)", ga_dtypes[dt].name);
   ga_array *A = blas_operand(L, S, 1, dt), *B = blas_operand(L, S, 2, dt);
   int64_t shape[2] = {a->shape[0], b->shape[1]};
-  ga_array *out = lga_new_array(L, S, "matmul", GA_DEVICE(a), dt, 2, shape);
+  ga_array *out = lga_new_array(L, S, fname, GA_DEVICE(a), dt, 2, shape);
   if (a->shape[1] == 0) {
     ga_operand z = {GA_ARG_INT, NULL, 0, 0};
-    lga_run_fill(L, S, out, &z, "matmul");
+    lga_run_fill(L, S, out, &z, fname);
     return 1;
   }
   int rc = ga_matmul(A, B, out, lga_stream(S, GA_DEVICE(a)));
-  if (rc) return lga_fail(L, "matmul");
+  if (rc) return lga_fail(L, fname);
   return 1;
 }
 

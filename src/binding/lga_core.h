@@ -108,9 +108,17 @@ int lga_setitem(lua_State *L);
 struct ga_index_item;
 int lga_parse_key(lua_State *L, int key, struct ga_index_item *items, int max, const char *fname);
 void lga_assign(lua_State *L, lga_state *S, ga_array *dst, int value, const char *fname);
-/* Register funcs into the table at table_idx, each with the module's state
- * (table field `_state`) as upvalue 1. */
+/* Register funcs into the table at table_idx (the module), each with the
+ * upvalues of lga_setfuncs_host (the state, host = false, its name). */
 void lga_setfuncs(lua_State *L, const luaL_Reg *l, int table_idx);
+/* The functions of ga.X and ga.host.X: each set into the table at
+ * table_idx with upvalues (the state of module mod, host, its name).
+ * LGA_HOST(L) reads host: Lua values become arrays on the host, else on the
+ * current device.  LGA_FNAME(L) reads the name, the one its errors give
+ * (as luaL_argerror's, from one place: the luaL_Reg row). */
+void lga_setfuncs_host(lua_State *L, const luaL_Reg *l, int mod, int table_idx, int host);
+#define LGA_HOST(L) lua_toboolean((L), lua_upvalueindex(2))
+#define LGA_FNAME(L) lua_tostring((L), lua_upvalueindex(3))
 
 /* The elementwise binding entry: op on stack args [first, first+nin), with
  * the options table at opts (0 = none); pushes the result(s). */

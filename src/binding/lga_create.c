@@ -9,12 +9,12 @@
 static const char *const dtype_only[] = {"dtype", NULL};
 
 static int target_device(lua_State *L) {
-  return lua_toboolean(L, lua_upvalueindex(2)) ? GA_CPU : LGA_STATE(L)->device;
+  return LGA_HOST(L) ? GA_CPU : LGA_STATE(L)->device;
 }
 
 /* Where a result made from array `a` goes: a's device (ga.host.*: the host). */
 static int like_device(lua_State *L, const ga_array *a) {
-  return lua_toboolean(L, lua_upvalueindex(2)) ? GA_CPU : GA_DEVICE(a);
+  return LGA_HOST(L) ? GA_CPU : GA_DEVICE(a);
 }
 
 /* dtype given as a string, nil, or an options table {dtype=} at idx */
@@ -42,9 +42,9 @@ static void fill_int(lua_State *L, ga_array *a, int64_t v, const char *fname) {
   lga_run_fill(L, LGA_STATE(L), a, &o, fname);
 }
 
-static int l_empty(lua_State *L) { make(L, "empty", GA_FLOAT64); return 1; }
-static int l_zeros(lua_State *L) { fill_int(L, make(L, "zeros", GA_FLOAT64), 0, "zeros"); return 1; }
-static int l_ones(lua_State *L) { fill_int(L, make(L, "ones", GA_FLOAT64), 1, "ones"); return 1; }
+static int l_empty(lua_State *L) { make(L, LGA_FNAME(L), GA_FLOAT64); return 1; }
+static int l_zeros(lua_State *L) { fill_int(L, make(L, LGA_FNAME(L), GA_FLOAT64), 0, LGA_FNAME(L)); return 1; }
+static int l_ones(lua_State *L) { fill_int(L, make(L, LGA_FNAME(L), GA_FLOAT64), 1, LGA_FNAME(L)); return 1; }
 
 /* A fill value at idx as an operand; its natural dtype in *dt. */
 static ga_operand value_arg(lua_State *L, int idx, const char *fname, int *dt) {
@@ -62,14 +62,15 @@ static ga_operand value_arg(lua_State *L, int idx, const char *fname, int *dt) {
 }
 
 static int l_full(lua_State *L) {
+  const char *fname = LGA_FNAME(L);
   int64_t shape[GA_MAXDIM];
-  if (lua_isnoneornil(L, 1)) lga_errorf(L, "full", "missing shape");
-  int nd = lga_get_shape(L, 1, "full", shape), vdt;
-  ga_operand v = value_arg(L, 2, "full", &vdt);
-  int dt = dtype_arg(L, 3, "full", vdt);
-  lga_check_fits(L, &v, dt, "full");
-  ga_array *a = lga_new_array(L, LGA_STATE(L), "full", target_device(L), dt, nd, shape);
-  lga_run_fill(L, LGA_STATE(L), a, &v, "full");
+  if (lua_isnoneornil(L, 1)) lga_errorf(L, fname, "missing shape");
+  int nd = lga_get_shape(L, 1, fname, shape), vdt;
+  ga_operand v = value_arg(L, 2, fname, &vdt);
+  int dt = dtype_arg(L, 3, fname, vdt);
+  lga_check_fits(L, &v, dt, fname);
+  ga_array *a = lga_new_array(L, LGA_STATE(L), fname, target_device(L), dt, nd, shape);
+  lga_run_fill(L, LGA_STATE(L), a, &v, fname);
   return 1;
 }
 
@@ -80,15 +81,16 @@ static ga_array *make_like(lua_State *L, const char *fname, int dtype_idx) {
   int dev = like_device(L, a);
   return lga_new_array(L, LGA_STATE(L), fname, dev, dt, a->ndim, a->shape);
 }
-static int l_empty_like(lua_State *L) { make_like(L, "empty_like", 2); return 1; }
-static int l_zeros_like(lua_State *L) { fill_int(L, make_like(L, "zeros_like", 2), 0, "zeros_like"); return 1; }
-static int l_ones_like(lua_State *L) { fill_int(L, make_like(L, "ones_like", 2), 1, "ones_like"); return 1; }
+static int l_empty_like(lua_State *L) { make_like(L, LGA_FNAME(L), 2); return 1; }
+static int l_zeros_like(lua_State *L) { fill_int(L, make_like(L, LGA_FNAME(L), 2), 0, LGA_FNAME(L)); return 1; }
+static int l_ones_like(lua_State *L) { fill_int(L, make_like(L, LGA_FNAME(L), 2), 1, LGA_FNAME(L)); return 1; }
 static int l_full_like(lua_State *L) {
+  const char *fname = LGA_FNAME(L);
   int vdt;
-  ga_operand v = value_arg(L, 2, "full_like", &vdt);
-  ga_array *a = make_like(L, "full_like", 3);
-  lga_check_fits(L, &v, a->dtype, "full_like");
-  lga_run_fill(L, LGA_STATE(L), a, &v, "full_like");
+  ga_operand v = value_arg(L, 2, fname, &vdt);
+  ga_array *a = make_like(L, fname, 3);
+  lga_check_fits(L, &v, a->dtype, fname);
+  lga_run_fill(L, LGA_STATE(L), a, &v, fname);
   return 1;
 }
 
@@ -109,7 +111,7 @@ static bool arange_len_int(int64_t a, int64_t b, int64_t s, int64_t *n) {
 
 /* arange(stop) / arange(start, stop[, step][, dtype]) */
 static int l_arange(lua_State *L) {
-  const char *fname = "arange";
+  const char *fname = LGA_FNAME(L);
   int top = lua_gettop(L), dt = -1;
   if (top >= 1 && (lua_type(L, top) == LUA_TSTRING || (lua_type(L, top) == LUA_TTABLE && !lga_toarray(L, top)))) {
     dt = dtype_arg(L, top, fname, -1);
@@ -178,7 +180,7 @@ static double number_arg(lua_State *L, int idx, const char *fname, const char *w
 
 /* linspace(start, stop[, num][, {endpoint=, dtype=}]) */
 static int l_linspace(lua_State *L) {
-  const char *fname = "linspace";
+  const char *fname = LGA_FNAME(L);
   double start = number_arg(L, 1, fname, "start"), stop = number_arg(L, 2, fname, "stop");
   lua_Integer num = 50;
   int opts = 0, endpoint = 1, dt = GA_FLOAT64;
@@ -245,7 +247,7 @@ static int push_eye(lua_State *L, const char *fname, int64_t N, int64_t M, int64
 
 /* eye(N[, M[, k]][, dtype]) */
 static int l_eye(lua_State *L) {
-  const char *fname = "eye";
+  const char *fname = LGA_FNAME(L);
   int top = lua_gettop(L), dt = GA_FLOAT64;
   if (top >= 2 && (lua_type(L, top) == LUA_TSTRING || (lua_type(L, top) == LUA_TTABLE && !lga_toarray(L, top))))
     dt = dtype_arg(L, top--, fname, dt);
@@ -258,7 +260,7 @@ static int l_eye(lua_State *L) {
 
 /* identity(n[, dtype]) */
 static int l_identity(lua_State *L) {
-  const char *fname = "identity";
+  const char *fname = LGA_FNAME(L);
   if (lua_gettop(L) > 2) return lga_errorf(L, fname, "expects (n[, dtype])");
   int64_t n = int_arg(L, 1, fname, "n");
   return push_eye(L, fname, n, n, 0, dtype_arg(L, 2, fname, GA_FLOAT64));
@@ -266,44 +268,49 @@ static int l_identity(lua_State *L) {
 
 /* array(obj[, dtype]) copies; asarray(obj[, dtype]) copies only if needed */
 static int l_array(lua_State *L) {
-  int dt = dtype_arg(L, 2, "array", -1);
-  lga_from_value(L, LGA_STATE(L), 1, target_device(L), dt, 1, "array");
+  const char *fname = LGA_FNAME(L);
+  int dt = dtype_arg(L, 2, fname, -1);
+  lga_from_value(L, LGA_STATE(L), 1, target_device(L), dt, 1, fname);
   return 1;
 }
 static int l_asarray(lua_State *L) {
-  int dt = dtype_arg(L, 2, "asarray", -1);
-  lga_from_value(L, LGA_STATE(L), 1, target_device(L), dt, 0, "asarray");
+  const char *fname = LGA_FNAME(L);
+  int dt = dtype_arg(L, 2, fname, -1);
+  lga_from_value(L, LGA_STATE(L), 1, target_device(L), dt, 0, fname);
   return 1;
 }
 static int l_ascontiguousarray(lua_State *L) {
-  int dt = dtype_arg(L, 2, "ascontiguousarray", -1);
+  const char *fname = LGA_FNAME(L);
+  int dt = dtype_arg(L, 2, fname, -1);
   if (!lga_toarray(L, 1)) {
-    lga_from_value(L, LGA_STATE(L), 1, target_device(L), dt, 1, "ascontiguousarray");
+    lga_from_value(L, LGA_STATE(L), 1, target_device(L), dt, 1, fname);
     return 1;
   }
-  ga_array *a = lga_check(L, 1, "ascontiguousarray");
+  ga_array *a = lga_check(L, 1, fname);
   int dev = like_device(L, a);
   if (dev == GA_DEVICE(a) && ga_is_c_contiguous(a) && (dt < 0 || dt == a->dtype)) {
     lua_settop(L, 1);
     return 1;
   }
-  lga_to_device(L, LGA_STATE(L), 1, dev, dt, 1, "ascontiguousarray");
+  lga_to_device(L, LGA_STATE(L), 1, dev, dt, 1, fname);
   return 1;
 }
 static int l_copy(lua_State *L) {
-  ga_array *a = lga_check(L, 1, "copy");
+  const char *fname = LGA_FNAME(L);
+  ga_array *a = lga_check(L, 1, fname);
   int dev = like_device(L, a);
-  lga_to_device(L, LGA_STATE(L), 1, dev, -1, 1, "copy");
+  lga_to_device(L, LGA_STATE(L), 1, dev, -1, 1, fname);
   return 1;
 }
 /* asnumpy(x): a host copy (CuPy's name) */
 static int l_asnumpy(lua_State *L) {
+  const char *fname = LGA_FNAME(L);
   if (!lga_toarray(L, 1)) {
-    lga_from_value(L, LGA_STATE(L), 1, GA_CPU, -1, 1, "asnumpy");
+    lga_from_value(L, LGA_STATE(L), 1, GA_CPU, -1, 1, fname);
     return 1;
   }
-  lga_check(L, 1, "asnumpy");
-  lga_to_device(L, LGA_STATE(L), 1, GA_CPU, -1, 1, "asnumpy");
+  lga_check(L, 1, fname);
+  lga_to_device(L, LGA_STATE(L), 1, GA_CPU, -1, 1, fname);
   return 1;
 }
 
@@ -318,13 +325,7 @@ static const luaL_Reg create_fns[] = {
 void lga_open_create(lua_State *L) {
   int mod = lua_gettop(L);
   lua_newtable(L);   /* module.host */
-  for (int host = 0; host <= 1; host++) {
-    for (const luaL_Reg *r = create_fns; r->name; r++) {
-      lua_getfield(L, mod, "_state");
-      lua_pushboolean(L, host);
-      lua_pushcclosure(L, r->func, 2);
-      lua_setfield(L, host ? -2 : mod, r->name);
-    }
-  }
+  lga_setfuncs_host(L, create_fns, mod, mod, 0);
+  lga_setfuncs_host(L, create_fns, mod, -1, 1);
   lua_setfield(L, mod, "host");
 }

@@ -44,9 +44,10 @@ static int l_device_props(lua_State *L) {
 }
 
 static int l_mem_info(lua_State *L) {
-  int d = check_dev(L, 1, "mem_info");
+  const char *fname = LGA_FNAME(L);
+  int d = check_dev(L, 1, fname);
   size_t f, t;
-  if (ga_cuda_mem_info(d, &f, &t)) return lga_fail(L, "mem_info");
+  if (ga_cuda_mem_info(d, &f, &t)) return lga_fail(L, fname);
   lua_pushinteger(L, (lua_Integer)f);
   lua_pushinteger(L, (lua_Integer)t);
   return 2;
@@ -154,7 +155,7 @@ static int l_event_sync(lua_State *L) {
 static int l_elapsed(lua_State *L) {
   lga_event_ud *a = check_event(L, 1), *b = check_event(L, 2);
   float ms;
-  if (ga_cuda_event_elapsed(a->handle, b->handle, &ms)) return lga_fail(L, "get_elapsed_time");
+  if (ga_cuda_event_elapsed(a->handle, b->handle, &ms)) return lga_fail(L, LGA_FNAME(L));
   lua_pushnumber(L, ms);
   return 1;
 }

@@ -15,7 +15,7 @@ static int dtype_arg(lua_State *L, int idx, const char *fname, int arrays_ok) {
 
 /* ga.can_cast(from, to, casting="safe") */
 static int l_can_cast(lua_State *L) {
-  const char *fname = "can_cast";
+  const char *fname = LGA_FNAME(L);
   int top = lua_gettop(L);
   if (top < 2 || top > 3)
     return lga_errorf(L, fname, "takes 2 or 3 arguments (from, to, casting), got %d", top);
@@ -38,7 +38,7 @@ static int l_can_cast(lua_State *L) {
  * bool array gives int64, a float next to an integer array float64), and
  * their default dtypes when alone. */
 static int l_result_type(lua_State *L) {
-  const char *fname = "result_type";
+  const char *fname = LGA_FNAME(L);
   int n = lua_gettop(L), P = -1, has_int = 0, has_float = 0, nd = 0;
   if (n == 0) return lga_errorf(L, fname, "at least one array, dtype name or number is required");
   int *dts = lua_newuserdatauv(L, sizeof(int) * (size_t)n, 0);   /* collected with the call */
@@ -73,7 +73,7 @@ static int l_result_type(lua_State *L) {
 
 /* ga.promote_types(a, b) */
 static int l_promote_types(lua_State *L) {
-  const char *fname = "promote_types";
+  const char *fname = LGA_FNAME(L);
   if (lua_gettop(L) != 2) return lga_errorf(L, fname, "takes 2 dtype names, got %d arguments", lua_gettop(L));
   int a = dtype_arg(L, 1, fname, 0), b = dtype_arg(L, 2, fname, 0);
   lua_pushstring(L, ga_dtypes[ga_promote(a, b)].name);

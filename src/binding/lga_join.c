@@ -14,8 +14,6 @@
 
 void lga_open_select(lua_State *L);   /* lga_select.c, registered from here */
 
-static int host_flag(lua_State *L) { return lua_toboolean(L, lua_upvalueindex(2)); }
-
 /* ---- gathering the inputs ---- */
 
 enum { AT_NONE = 0, AT_1D = 1, AT_2D = 2, AT_3D = 3, AT_COL = -1 };
@@ -60,7 +58,7 @@ static joinin gather(lua_State *L, int list, const char *fname, int mode) {
   lua_Integer n = luaL_len(L, list);
   if (n <= 0) lga_errorf(L, fname, "need at least one array to join");
   if (n > INT_MAX / (int)sizeof(ga_array)) lga_errorf(L, fname, "too many arrays (%lld)", (long long)n);
-  joinin in = {(int)n, NULL, host_flag(L) ? GA_CPU : S->device};
+  joinin in = {(int)n, NULL, LGA_HOST(L) ? GA_CPU : S->device};
   /* the device of the first array decides where Lua values go */
   int first = 0;
   for (int i = 1; i <= n && !first; i++) {
@@ -253,42 +251,48 @@ static int do_join(lua_State *L, const char *fname, joinin *in, const joinopt *o
 }
 
 static int l_concatenate(lua_State *L) {
-  joinopt o = join_args(L, "concatenate", opts_concat, 1, 1);
-  joinin in = gather(L, 1, "concatenate", AT_NONE);
-  return do_join(L, "concatenate", &in, &o, 0);
+  const char *fname = LGA_FNAME(L);
+  joinopt o = join_args(L, fname, opts_concat, 1, 1);
+  joinin in = gather(L, 1, fname, AT_NONE);
+  return do_join(L, fname, &in, &o, 0);
 }
 
 static int l_stack(lua_State *L) {
-  joinopt o = join_args(L, "stack", opts_stack, 1, 0);
-  joinin in = gather(L, 1, "stack", AT_NONE);
-  return do_join(L, "stack", &in, &o, 1);
+  const char *fname = LGA_FNAME(L);
+  joinopt o = join_args(L, fname, opts_stack, 1, 0);
+  joinin in = gather(L, 1, fname, AT_NONE);
+  return do_join(L, fname, &in, &o, 1);
 }
 
 static int l_hstack(lua_State *L) {
-  joinopt o = join_args(L, "hstack", opts_xstack, 0, 0);
-  joinin in = gather(L, 1, "hstack", AT_1D);
+  const char *fname = LGA_FNAME(L);
+  joinopt o = join_args(L, fname, opts_xstack, 0, 0);
+  joinin in = gather(L, 1, fname, AT_1D);
   o.axis = in.a[0].ndim == 1 ? 1 : 2;   /* NumPy: 1-D inputs join along their only axis */
-  return do_join(L, "hstack", &in, &o, 0);
+  return do_join(L, fname, &in, &o, 0);
 }
 
 static int l_vstack(lua_State *L) {
-  joinopt o = join_args(L, "vstack", opts_xstack, 0, 0);
-  joinin in = gather(L, 1, "vstack", AT_2D);
-  return do_join(L, "vstack", &in, &o, 0);
+  const char *fname = LGA_FNAME(L);
+  joinopt o = join_args(L, fname, opts_xstack, 0, 0);
+  joinin in = gather(L, 1, fname, AT_2D);
+  return do_join(L, fname, &in, &o, 0);
 }
 
 static int l_dstack(lua_State *L) {
-  joinopt o = join_args(L, "dstack", opts_xstack, 0, 0);
-  joinin in = gather(L, 1, "dstack", AT_3D);
+  const char *fname = LGA_FNAME(L);
+  joinopt o = join_args(L, fname, opts_xstack, 0, 0);
+  joinin in = gather(L, 1, fname, AT_3D);
   o.axis = 3;
-  return do_join(L, "dstack", &in, &o, 0);
+  return do_join(L, fname, &in, &o, 0);
 }
 
 static int l_column_stack(lua_State *L) {
-  joinopt o = join_args(L, "column_stack", opts_xstack, 0, 0);
-  joinin in = gather(L, 1, "column_stack", AT_COL);
+  const char *fname = LGA_FNAME(L);
+  joinopt o = join_args(L, fname, opts_xstack, 0, 0);
+  joinin in = gather(L, 1, fname, AT_COL);
   o.axis = 2;
-  return do_join(L, "column_stack", &in, &o, 0);
+  return do_join(L, fname, &in, &o, 0);
 }
 
 /* ---- splitting ---- */
@@ -364,9 +368,10 @@ static int64_t opt_axis(lua_State *L, int idx, const char *fname) {
   return a;
 }
 
-static int l_split(lua_State *L) { return do_split(L, "split", 1, 2, opt_axis(L, 3, "split"), 1); }
+static int l_split(lua_State *L) { return do_split(L, LGA_FNAME(L), 1, 2, opt_axis(L, 3, LGA_FNAME(L)), 1); }
 static int l_array_split(lua_State *L) {
-  return do_split(L, "array_split", 1, 2, opt_axis(L, 3, "array_split"), 0);
+  const char *fname = LGA_FNAME(L);
+  return do_split(L, fname, 1, 2, opt_axis(L, 3, fname), 0);
 }
 
 static int xsplit(lua_State *L, const char *fname, int min_nd, int64_t axis) {
@@ -377,11 +382,12 @@ static int xsplit(lua_State *L, const char *fname, int min_nd, int64_t axis) {
   return do_split(L, fname, 1, 2, axis, 1);
 }
 static int l_hsplit(lua_State *L) {
-  ga_array *x = lga_check(L, 1, "hsplit");
-  return xsplit(L, "hsplit", 1, x->ndim > 1 ? 2 : 1);
+  const char *fname = LGA_FNAME(L);
+  ga_array *x = lga_check(L, 1, fname);
+  return xsplit(L, fname, 1, x->ndim > 1 ? 2 : 1);
 }
-static int l_vsplit(lua_State *L) { return xsplit(L, "vsplit", 2, 1); }
-static int l_dsplit(lua_State *L) { return xsplit(L, "dsplit", 3, 3); }
+static int l_vsplit(lua_State *L) { return xsplit(L, LGA_FNAME(L), 2, 1); }
+static int l_dsplit(lua_State *L) { return xsplit(L, LGA_FNAME(L), 3, 3); }
 
 static const luaL_Reg join_fns[] = {
   {"concatenate", l_concatenate}, {"stack", l_stack}, {"hstack", l_hstack}, {"vstack", l_vstack},
@@ -392,12 +398,7 @@ void lga_open_join(lua_State *L) {
   int mod = lua_gettop(L);
   for (int host = 0; host <= 1; host++) {
     lua_newtable(L);
-    for (const luaL_Reg *r = join_fns; r->name; r++) {
-      lua_getfield(L, mod, "_state");
-      lua_pushboolean(L, host);
-      lua_pushcclosure(L, r->func, 2);
-      lua_setfield(L, -2, r->name);
-    }
+    lga_setfuncs_host(L, join_fns, mod, -1, host);
     lua_setfield(L, mod, host ? "_join_host" : "_join");
   }
   lga_open_select(L);

@@ -32,6 +32,24 @@ static int state_gc(lua_State *L) {
   return 0;
 }
 
+/* The openers, run in this order on the module table (at the top of the
+ * stack): each registers its functions and leaves the stack as it found it.
+ * The array comes first (every other part uses its metatable), shape after
+ * create (it uses module.host), ops after array (the rows' metamethods and
+ * method aliases go into the ndarray's tables). */
+static const struct {
+  const char *name;
+  void (*open)(lua_State *L);
+} openers[] = {
+  {"array", lga_open_array}, {"create", lga_open_create}, {"shape", lga_open_shape},
+  {"transfer", lga_open_transfer}, {"ops", lga_open_ops}, {"device", lga_open_device},
+  {"blas", lga_open_blas}, {"kernels", lga_open_kernels}, {"ewk", lga_open_ewk},
+  {"redk", lga_open_redk}, {"raw", lga_open_raw}, {"dtype", lga_open_dtype},
+  {"join", lga_open_join}, {"index", lga_open_index}, {"advindex", lga_open_advindex},
+  {"scan", lga_open_scan}, {"sort", lga_open_sort}, {"reduce", lga_open_reduce},
+  {"testhooks", lga_open_testhooks},
+};
+
 int luaopen_gpuarray_core(lua_State *L) {
   lua_newtable(L);
   int mod = lua_gettop(L);
@@ -51,25 +69,11 @@ int luaopen_gpuarray_core(lua_State *L) {
   }
   lua_setfield(L, mod, "dtypes");
 
-  lga_open_array(L);
-  lga_open_create(L);
-  lga_open_shape(L);
-  lga_open_transfer(L);
-  lga_open_ops(L);
-  lga_open_device(L);
-  lga_open_blas(L);
-  lga_open_kernels(L);
-  lga_open_ewk(L);
-  lga_open_redk(L);
-  lga_open_raw(L);
-  lga_open_dtype(L);
-  lga_open_join(L);
-  lga_open_index(L);
-  lga_open_advindex(L);
-  lga_open_scan(L);
-  lga_open_sort(L);
-  lga_open_reduce(L);
-  lga_open_testhooks(L);
-  lua_settop(L, mod);
+  for (size_t i = 0; i < sizeof openers / sizeof openers[0]; i++) {
+    openers[i].open(L);
+    if (lua_gettop(L) != mod)   /* a bug in the opener: say which */
+      return luaL_error(L, "gpuarray: opener '%s' left %d values on the stack", openers[i].name,
+                        lua_gettop(L) - mod);
+  }
   return 1;
 }

@@ -95,6 +95,14 @@ int lga_ew(lua_State *L, lga_state *S, const ga_op *op, int first, int opts, con
   return op->nout;
 }
 
+/* The row's ndarray metamethod (x + y): upvalue 2 is the op's index.
+ * Operands keep Lua's order (2 - x is subtract(2, x)); errors name the op. */
+static int ufunc_mm(lua_State *L) {
+  const ga_op *op = &ga_ops[lua_tointeger(L, lua_upvalueindex(2))];
+  lua_settop(L, op->nin);   /* Lua passes a unary operand twice */
+  return lga_ew(L, LGA_STATE(L), op, 1, 0, op->name);
+}
+
 /* ga.NAME(a, b, opts): upvalue 2 is the op's index in the table, upvalue 3
  * (if any) the public name errors give (ga.clip runs the minimum row). */
 static int ufunc_call(lua_State *L) {
@@ -152,19 +160,54 @@ static int dtype_of(lua_State *L) {
   return 1;
 }
 
+/* Sets the function at the top of the stack (left there) under each
+ * alias of the row: into ufuncs (index u), or the methods table (index m)
+ * for a ":name". */
+static void set_aliases(lua_State *L, const char *aliases, int u, int m) {
+  for (const char *p = aliases; *p;) {
+    size_t n = strcspn(p, " ");
+    if (n) {
+      int method = *p == ':';
+      lua_pushlstring(L, p + method, n - method);
+      lua_pushvalue(L, -2);
+      lua_rawset(L, method ? m : u);
+    }
+    p += n + (p[n] == ' ');
+  }
+}
+
+/* One loop over the op rows: each row's function under its name and
+ * aliases in module.ufuncs (gpuarray/ufuncs.lua publishes them), its
+ * method aliases, and the metamethod it backs. */
 void lga_open_ops(lua_State *L) {
   int mod = lua_gettop(L);
-  lua_newtable(L);   /* module.ufuncs: name -> function */
+  lua_getfield(L, mod, "_state");
+  int st = lua_gettop(L);
+  lua_getfield(L, mod, "ndarray_mt");
+  int mt = lua_gettop(L);
+  lua_getfield(L, mod, "ndarray_methods");
+  int methods = lua_gettop(L);
+  lua_createtable(L, 0, GA_NOPS);   /* module.ufuncs: name -> function */
+  int u = lua_gettop(L);
   for (int i = 0; i < GA_NOPS; i++) {
-    lua_getfield(L, mod, "_state");
+    const ga_op *op = &ga_ops[i];
+    lua_pushvalue(L, st);
     lua_pushinteger(L, i);
     lua_pushcclosure(L, ufunc_call, 2);
-    lua_setfield(L, -2, ga_ops[i].name);
+    set_aliases(L, op->aliases, u, methods);
+    lua_setfield(L, u, op->name);
+    if (op->mm) {
+      lua_pushvalue(L, st);
+      lua_pushinteger(L, i);
+      lua_pushcclosure(L, ufunc_mm, 2);
+      lua_setfield(L, mt, op->mm);
+    }
   }
   lua_setfield(L, mod, "ufuncs");
-  lua_getfield(L, mod, "_state");
+  lua_pushvalue(L, st);
   lua_pushcclosure(L, ufunc_as, 1);
   lua_setfield(L, mod, "ufunc_as");
   lua_pushcfunction(L, dtype_of);
   lua_setfield(L, mod, "dtype_of");
+  lua_settop(L, mod);
 }

@@ -61,7 +61,7 @@ static int l_reduce(lua_State *L) {
   int top = lua_gettop(L);
   if (top < 1) lga_errorf(L, fname, "expected an array");
   if (!lga_toarray(L, 1)) {   /* a Lua value: an array on the current device (or the host) */
-    lga_from_value(L, S, 1, lua_toboolean(L, lua_upvalueindex(2)) ? GA_CPU : S->device, -1, 0, fname);
+    lga_from_value(L, S, 1, LGA_HOST(L) ? GA_CPU : S->device, -1, 0, fname);
     lua_replace(L, 1);
   }
   ga_array *x = lga_check(L, 1, fname);

@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int host_flag(lua_State *L) { return lua_toboolean(L, lua_upvalueindex(2)); }
-
 /* The array argument at idx, or a new array from a Lua value (on the host
  * for ga.host.X, else on the current device); replaces idx on the stack. */
 static ga_array *array_arg(lua_State *L, int idx, const char *fname) {
@@ -23,7 +21,7 @@ static ga_array *array_arg(lua_State *L, int idx, const char *fname) {
   if (!lua_istable(L, idx) && !lua_isnumber(L, idx) && !lua_isboolean(L, idx))
     lga_errorf(L, fname, "bad argument #%d (an array expected, got %s)", idx, luaL_typename(L, idx));
   lga_state *S = LGA_STATE(L);
-  a = lga_from_value(L, S, idx, host_flag(L) ? GA_CPU : S->device, -1, 0, fname);
+  a = lga_from_value(L, S, idx, LGA_HOST(L) ? GA_CPU : S->device, -1, 0, fname);
   lua_replace(L, idx);
   return a;
 }
@@ -181,12 +179,7 @@ void lga_open_scan(lua_State *L) {
   int mod = lua_gettop(L);
   for (int host = 0; host <= 1; host++) {
     lua_newtable(L);
-    for (const luaL_Reg *r = scan_fns; r->name; r++) {
-      lua_getfield(L, mod, "_state");
-      lua_pushboolean(L, host);
-      lua_pushcclosure(L, r->func, 2);
-      lua_setfield(L, -2, r->name);
-    }
+    lga_setfuncs_host(L, scan_fns, mod, -1, host);
     lua_setfield(L, mod, host ? "_scan_host" : "_scan");
   }
   static const luaL_Reg hooks[] = {

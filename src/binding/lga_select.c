@@ -11,8 +11,6 @@
 
 void lga_open_select(lua_State *L);
 
-static int host_flag(lua_State *L) { return lua_toboolean(L, lua_upvalueindex(2)); }
-
 /* The array argument at idx, or a new array from a Lua value (on the host
  * for ga.host.X, else on the current device); replaces idx on the stack. */
 static ga_array *array_arg(lua_State *L, int idx, const char *fname) {
@@ -20,7 +18,7 @@ static ga_array *array_arg(lua_State *L, int idx, const char *fname) {
   if (a) return lga_check(L, idx, fname);
   if (lua_isnoneornil(L, idx)) lga_errorf(L, fname, "bad argument #%d (an array expected, got no value)", idx);
   lga_state *S = LGA_STATE(L);
-  a = lga_from_value(L, S, idx, host_flag(L) ? GA_CPU : S->device, -1, 0, fname);
+  a = lga_from_value(L, S, idx, LGA_HOST(L) ? GA_CPU : S->device, -1, 0, fname);
   lua_replace(L, idx);
   return a;
 }
@@ -54,7 +52,7 @@ static ga_array diag_of(const ga_array *a, int64_t k, int ax1, int ax2) {
 
 /* diagonal(x, offset=0, axis1=1, axis2=2) */
 static int l_diagonal(lua_State *L) {
-  const char *fname = "diagonal";
+  const char *fname = LGA_FNAME(L);
   ga_array *a = array_arg(L, 1, fname);
   int64_t k = opt_int(L, 2, fname, "offset", 0);
   int64_t a1 = opt_int(L, 3, fname, "axis1", 1), a2 = opt_int(L, 4, fname, "axis2", 2);
@@ -84,7 +82,7 @@ static void copy_into(lua_State *L, const char *fname, ga_array *dst, const ga_a
 /* diag(v, k=0): 1-D -> a 2-D array with v on diagonal k; 2-D -> a copy of
  * diagonal k. */
 static int l_diag(lua_State *L) {
-  const char *fname = "diag";
+  const char *fname = LGA_FNAME(L);
   ga_array *a = array_arg(L, 1, fname);
   int64_t k = opt_int(L, 2, fname, "k", 0);
   if (a->ndim == 1) {
@@ -103,7 +101,7 @@ static int l_diag(lua_State *L) {
 
 /* diagflat(v, k=0): v flattened (C order) on diagonal k of a new 2-D array */
 static int l_diagflat(lua_State *L) {
-  const char *fname = "diagflat";
+  const char *fname = LGA_FNAME(L);
   ga_array *a = array_arg(L, 1, fname);
   int64_t k = opt_int(L, 2, fname, "k", 0);
   int64_t n = a->size + (k < 0 ? -k : k);
@@ -166,13 +164,13 @@ static int tri(lua_State *L, const char *fname, int lower) {
   }
   return 1;
 }
-static int l_tril(lua_State *L) { return tri(L, "tril", 1); }
-static int l_triu(lua_State *L) { return tri(L, "triu", 0); }
+static int l_tril(lua_State *L) { return tri(L, LGA_FNAME(L), 1); }
+static int l_triu(lua_State *L) { return tri(L, LGA_FNAME(L), 0); }
 
 /* asfortranarray(a, dtype?): a itself when already F-contiguous with that
  * dtype (and on the target device), else an F-ordered copy. */
 static int l_asfortranarray(lua_State *L) {
-  const char *fname = "asfortranarray";
+  const char *fname = LGA_FNAME(L);
   static const char *const dtype_only[] = {"dtype", NULL};
   lga_state *S = LGA_STATE(L);
   int dt;
@@ -187,11 +185,11 @@ static int l_asfortranarray(lua_State *L) {
   ga_array *a = lga_toarray(L, 1);
   if (!a) {
     if (lua_isnoneornil(L, 1)) return lga_errorf(L, fname, "bad argument #1 (an array expected, got no value)");
-    a = lga_from_value(L, S, 1, host_flag(L) ? GA_CPU : S->device, dt, 0, fname);
+    a = lga_from_value(L, S, 1, LGA_HOST(L) ? GA_CPU : S->device, dt, 0, fname);
     lua_replace(L, 1);
   }
   a = lga_check(L, 1, fname);
-  int dev = host_flag(L) ? GA_CPU : GA_DEVICE(a);
+  int dev = LGA_HOST(L) ? GA_CPU : GA_DEVICE(a);
   if (dt < 0) dt = a->dtype;
   if (dev == GA_DEVICE(a) && dt == a->dtype && ga_is_f_contiguous(a)) {
     lua_settop(L, 1);
@@ -216,7 +214,7 @@ static int l_asfortranarray(lua_State *L) {
 /* x:fill(v): every element = v (a number, a boolean or a size-1 array),
  * cast to x's dtype; returns x. */
 static int m_fill(lua_State *L) {
-  const char *fname = "fill";
+  const char *fname = LGA_FNAME(L);
   lga_state *S = LGA_STATE(L);
   ga_array *x = lga_check(L, 1, fname);
   ga_operand v = {GA_ARG_INT, NULL, 0, 0};
@@ -253,7 +251,7 @@ static int m_fill(lua_State *L) {
 /* x:view(dtype?): the same bytes seen as dtype (NumPy's rules when the
  * itemsize differs: the last axis must be contiguous and is rescaled). */
 static int m_view(lua_State *L) {
-  const char *fname = "view";
+  const char *fname = LGA_FNAME(L);
   ga_array *x = lga_check(L, 1, fname);
   int dt = lga_opt_dtype(L, 2, fname, x->dtype);
   int64_t os = GA_ITEMSIZE(x->dtype), ns = GA_ITEMSIZE(dt);
@@ -299,21 +297,11 @@ void lga_open_select(lua_State *L) {
   int mod = lua_gettop(L);
   for (int host = 0; host <= 1; host++) {
     lua_getfield(L, mod, host ? "_join_host" : "_join");
-    for (const luaL_Reg *r = select_fns; r->name; r++) {
-      lua_getfield(L, mod, "_state");
-      lua_pushboolean(L, host);
-      lua_pushcclosure(L, r->func, 2);
-      lua_setfield(L, -2, r->name);
-    }
+    lga_setfuncs_host(L, select_fns, mod, -1, host);
     lua_pop(L, 1);
   }
   lua_newtable(L);
-  for (const luaL_Reg *r = select_methods; r->name; r++) {
-    lua_getfield(L, mod, "_state");
-    lua_pushboolean(L, 0);
-    lua_pushcclosure(L, r->func, 2);
-    lua_setfield(L, -2, r->name);
-  }
+  lga_setfuncs_host(L, select_methods, mod, -1, 0);
   lua_setfield(L, mod, "_join_methods");
   lua_settop(L, mod);
 }

@@ -11,8 +11,6 @@
 #include <math.h>
 #include <string.h>
 
-#define HOST_FLAG() lua_toboolean(L, lua_upvalueindex(2))
-
 /* An array argument: an ndarray, or anything ga.asarray takes (made on the
  * host for ga.host.X, else on the current device) put in its place. */
 static ga_array *arg_array(lua_State *L, int idx, const char *fname) {
@@ -21,7 +19,7 @@ static ga_array *arg_array(lua_State *L, int idx, const char *fname) {
     return (ga_array *)(intptr_t)lga_errorf(L, fname, "bad argument #%d (array expected, got %s)", idx,
                                             luaL_typename(L, idx));
   lga_state *S = LGA_STATE(L);
-  lga_from_value(L, S, idx, HOST_FLAG() ? GA_CPU : S->device, -1, 0, fname);
+  lga_from_value(L, S, idx, LGA_HOST(L) ? GA_CPU : S->device, -1, 0, fname);
   lua_replace(L, idx);
   return lga_toarray(L, idx);
 }
@@ -129,7 +127,7 @@ static void push_reshaped(lua_State *L, int idx, int ndim, int64_t *shape, bool 
 
 /* reshape(x, shape[, order]) or reshape(x, d1, d2, ...[, order]) */
 static int l_reshape(lua_State *L) {
-  const char *fname = "reshape";
+  const char *fname = LGA_FNAME(L);
   ga_array *a = arg_array(L, 1, fname);
   int64_t shape[GA_MAXDIM];
   int ndim = 0, top = lua_gettop(L), next;
@@ -151,22 +149,24 @@ static int l_reshape(lua_State *L) {
 }
 
 static int l_ravel(lua_State *L) {
-  ga_array *a = arg_array(L, 1, "ravel");
+  const char *fname = LGA_FNAME(L);
+  ga_array *a = arg_array(L, 1, fname);
   int64_t shape[1] = {-1};
-  push_reshaped(L, 1, 1, shape, get_order(L, 2, a, "ravel"), false, "ravel");
+  push_reshaped(L, 1, 1, shape, get_order(L, 2, a, fname), false, fname);
   return 1;
 }
 
 static int l_flatten(lua_State *L) {
-  ga_array *a = arg_array(L, 1, "flatten");
+  const char *fname = LGA_FNAME(L);
+  ga_array *a = arg_array(L, 1, fname);
   int64_t shape[1] = {-1};
-  push_reshaped(L, 1, 1, shape, get_order(L, 2, a, "flatten"), true, "flatten");
+  push_reshaped(L, 1, 1, shape, get_order(L, 2, a, fname), true, fname);
   return 1;
 }
 
 /* transpose(x[, axes]) or x:transpose(a1, a2, ...) */
 static int l_transpose(lua_State *L) {
-  const char *fname = "transpose";
+  const char *fname = LGA_FNAME(L);
   ga_array *a = arg_array(L, 1, fname);
   int perm[GA_MAXDIM], n, top = lua_gettop(L);
   if (top < 2 || lua_isnil(L, 2)) {
@@ -190,7 +190,7 @@ static int l_transpose(lua_State *L) {
 }
 
 static int l_swapaxes(lua_State *L) {
-  const char *fname = "swapaxes";
+  const char *fname = LGA_FNAME(L);
   ga_array *a = arg_array(L, 1, fname);
   int i, j;
   if (ga_axis(get_int(L, 2, fname, "axis1"), a->ndim, &i) || ga_axis(get_int(L, 3, fname, "axis2"), a->ndim, &j))
@@ -206,7 +206,7 @@ static int l_swapaxes(lua_State *L) {
 /* rollaxis(x, axis[, start=1]): axis moves to just before position start
  * (1..ndim+1; negatives from the end, as NumPy's 0-based start + 1). */
 static int l_rollaxis(lua_State *L) {
-  const char *fname = "rollaxis";
+  const char *fname = LGA_FNAME(L);
   ga_array *a = arg_array(L, 1, fname);
   int n = a->ndim, ax;
   if (ga_axis(get_int(L, 2, fname, "axis"), n, &ax)) lga_fail(L, fname);
@@ -228,7 +228,7 @@ static int l_rollaxis(lua_State *L) {
 
 /* moveaxis(x, source, destination): integers or tables of equal length */
 static int l_moveaxis(lua_State *L) {
-  const char *fname = "moveaxis";
+  const char *fname = LGA_FNAME(L);
   ga_array *a = arg_array(L, 1, fname);
   int n = a->ndim, src[GA_MAXDIM], dst[GA_MAXDIM];
   if (lua_isnoneornil(L, 2) || lua_isnoneornil(L, 3))
@@ -253,7 +253,7 @@ static int l_moveaxis(lua_State *L) {
 }
 
 static int l_squeeze(lua_State *L) {
-  const char *fname = "squeeze";
+  const char *fname = LGA_FNAME(L);
   ga_array *a = arg_array(L, 1, fname);
   bool drop[GA_MAXDIM] = {false};
   if (lua_isnoneornil(L, 2)) {
@@ -268,7 +268,7 @@ static int l_squeeze(lua_State *L) {
 }
 
 static int l_expand_dims(lua_State *L) {
-  const char *fname = "expand_dims";
+  const char *fname = LGA_FNAME(L);
   ga_array *a = arg_array(L, 1, fname);
   if (lua_isnoneornil(L, 2)) return lga_errorf(L, fname, "an axis is required");
   int64_t v[GA_MAXDIM];
@@ -287,7 +287,7 @@ static int l_expand_dims(lua_State *L) {
 }
 
 static int l_broadcast_to(lua_State *L) {
-  const char *fname = "broadcast_to";
+  const char *fname = LGA_FNAME(L);
   arg_array(L, 1, fname);
   if (lua_isnoneornil(L, 2)) return lga_errorf(L, fname, "a shape is required");
   int64_t shape[GA_MAXDIM];
@@ -299,7 +299,7 @@ static int l_broadcast_to(lua_State *L) {
 
 /* broadcast_arrays(a, b, ...): one view each, all of the common shape */
 static int l_broadcast_arrays(lua_State *L) {
-  const char *fname = "broadcast_arrays";
+  const char *fname = LGA_FNAME(L);
   int n = lua_gettop(L);
   if (n > GA_MAXDIM * 8) return lga_errorf(L, fname, "too many arrays (%d)", n);
   const ga_array *arrs[GA_MAXDIM * 8];
@@ -336,7 +336,7 @@ static int l_atleast(lua_State *L) {
 }
 
 static int l_flip(lua_State *L) {
-  const char *fname = "flip";
+  const char *fname = LGA_FNAME(L);
   ga_array *a = arg_array(L, 1, fname);
   int ax[GA_MAXDIM], n;
   if (lua_isnoneornil(L, 2)) {
@@ -356,8 +356,8 @@ static int flip_one(lua_State *L, const char *fname, int axis) {
   ga_flip(lga_new_view(L, 1), axis);
   return 1;
 }
-static int l_fliplr(lua_State *L) { return flip_one(L, "fliplr", 1); }
-static int l_flipud(lua_State *L) { return flip_one(L, "flipud", 0); }
+static int l_fliplr(lua_State *L) { return flip_one(L, LGA_FNAME(L), 1); }
+static int l_flipud(lua_State *L) { return flip_one(L, LGA_FNAME(L), 0); }
 
 /* A new C-contiguous array like a (pushed). */
 static ga_array *new_like(lua_State *L, const ga_array *a, int ndim, const int64_t *shape, const char *fname) {
@@ -376,7 +376,7 @@ static void add_shift(int64_t *acc, int64_t shift, int64_t len) {
  * without axis, over the flattened array.  Per rolled axis the output is
  * two slices, so 2^m copies of views for m rolled axes. */
 static int l_roll(lua_State *L) {
-  const char *fname = "roll";
+  const char *fname = LGA_FNAME(L);
   ga_array *a = arg_array(L, 1, fname);
   int64_t sh[GA_MAXDIM], shift[GA_MAXDIM] = {0};
   if (lua_isnoneornil(L, 2)) return lga_errorf(L, fname, "a shift is required");
@@ -432,7 +432,7 @@ static int l_roll(lua_State *L) {
  * single count).  Without axis, over the flattened array.  Runs of equal
  * counts are copied at once from a broadcast view (a zero-stride axis). */
 static int l_repeat(lua_State *L) {
-  const char *fname = "repeat";
+  const char *fname = LGA_FNAME(L);
   ga_array *a = arg_array(L, 1, fname);
   lga_state *S = LGA_STATE(L);
   if (lua_isnoneornil(L, 2)) return lga_errorf(L, fname, "repeats are required");
@@ -524,7 +524,7 @@ static int l_repeat(lua_State *L) {
  * each axis i (where reps[i] != 1), copied into the result seen with the
  * same interleaved shape. */
 static int l_tile(lua_State *L) {
-  const char *fname = "tile";
+  const char *fname = LGA_FNAME(L);
   ga_array *a = arg_array(L, 1, fname);
   if (lua_isnoneornil(L, 2)) return lga_errorf(L, fname, "reps are required");
   int64_t reps[GA_MAXDIM];
@@ -571,12 +571,7 @@ void lga_open_shape(lua_State *L) {
   int host = lua_gettop(L);
   for (int h = 0; h <= 1; h++) {
     int t = h ? host : mod;
-    for (const luaL_Reg *r = shape_fns; r->name; r++) {
-      lua_getfield(L, mod, "_state");
-      lua_pushboolean(L, h);
-      lua_pushcclosure(L, r->func, 2);
-      lua_setfield(L, t, r->name);
-    }
+    lga_setfuncs_host(L, shape_fns, mod, t, h);
     for (int n = 1; n <= 3; n++) {
       lua_getfield(L, mod, "_state");
       lua_pushboolean(L, h);

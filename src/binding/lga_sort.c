@@ -20,8 +20,6 @@
 
 enum { M_SORT, M_ARGSORT, M_INPLACE };
 
-static int host_flag(lua_State *L) { return lua_toboolean(L, lua_upvalueindex(2)); }
-
 /* The array argument at idx, or a new array from a Lua value (on the host
  * for ga.host.X, else on the current device); replaces idx on the stack. */
 static ga_array *array_arg(lua_State *L, int idx, const char *fname) {
@@ -31,7 +29,7 @@ static ga_array *array_arg(lua_State *L, int idx, const char *fname) {
   if (t != LUA_TTABLE && t != LUA_TNUMBER && t != LUA_TBOOLEAN)
     lga_errorf(L, fname, "bad argument #%d (an array expected, got %s)", idx, luaL_typename(L, idx));
   lga_state *S = LGA_STATE(L);
-  a = lga_from_value(L, S, idx, host_flag(L) ? GA_CPU : S->device, -1, 0, fname);
+  a = lga_from_value(L, S, idx, LGA_HOST(L) ? GA_CPU : S->device, -1, 0, fname);
   lua_replace(L, idx);
   return a;
 }
@@ -159,9 +157,9 @@ static int do_sort(lua_State *L, const char *fname, int mode) {
   return 1;
 }
 
-static int l_sort(lua_State *L) { return do_sort(L, "sort", M_SORT); }
-static int l_argsort(lua_State *L) { return do_sort(L, "argsort", M_ARGSORT); }
-static int m_sort(lua_State *L) { return do_sort(L, "sort", M_INPLACE); }
+static int l_sort(lua_State *L) { return do_sort(L, LGA_FNAME(L), M_SORT); }
+static int l_argsort(lua_State *L) { return do_sort(L, LGA_FNAME(L), M_ARGSORT); }
+static int m_sort(lua_State *L) { return do_sort(L, LGA_FNAME(L), M_INPLACE); }
 
 /* The dtype a and a Lua number or boolean v are compared in.  NumPy's
  * searchsorted converts v as np.asarray would (not as a weak scalar), then
@@ -181,7 +179,7 @@ static int value_dtype(lua_State *L, int idx, int adt) {
 /* searchsorted(a, v, side): a 1-D and sorted; v an array, a number, a
  * boolean or a table; side "left" (default) or "right". */
 static int l_searchsorted(lua_State *L) {
-  const char *fname = "searchsorted";
+  const char *fname = LGA_FNAME(L);
   lua_settop(L, 3);
   ga_array *a = array_arg(L, 1, fname);
   if (a->ndim != 1) return lga_errorf(L, fname, "a must be 1-D, got an array of %d dimensions", a->ndim);
@@ -242,21 +240,11 @@ void lga_open_sort(lua_State *L) {
   int mod = lua_gettop(L);
   for (int host = 0; host <= 1; host++) {
     lua_newtable(L);
-    for (const luaL_Reg *r = sort_fns; r->name; r++) {
-      lua_getfield(L, mod, "_state");
-      lua_pushboolean(L, host);
-      lua_pushcclosure(L, r->func, 2);
-      lua_setfield(L, -2, r->name);
-    }
+    lga_setfuncs_host(L, sort_fns, mod, -1, host);
     lua_setfield(L, mod, host ? "_sort_host" : "_sort");
   }
   lua_newtable(L);
-  for (const luaL_Reg *r = sort_methods; r->name; r++) {
-    lua_getfield(L, mod, "_state");
-    lua_pushboolean(L, 0);
-    lua_pushcclosure(L, r->func, 2);
-    lua_setfield(L, -2, r->name);
-  }
+  lga_setfuncs_host(L, sort_methods, mod, -1, 0);
   lua_setfield(L, mod, "_sort_methods");
   lua_settop(L, mod);
 }

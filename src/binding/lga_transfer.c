@@ -293,21 +293,22 @@ static const char *device_shown(lua_State *L, lga_state *S, int idx, walk *w, co
 #define TOTABLE_MAX_EMPTY ((int64_t)1 << 24)
 
 static int l_totable(lua_State *L) {
+  const char *fname = LGA_FNAME(L);
   lga_state *S = LGA_STATE(L);
-  ga_array *a = lga_check(L, 1, "totable");
-  reserve_levels(L, a->ndim, "totable");
+  ga_array *a = lga_check(L, 1, fname);
+  reserve_levels(L, a->ndim, fname);
   /* the nested tables hold every leading index, even of an empty array:
    * refuse what no Lua table can hold (and what would exhaust memory one
    * empty table at a time) before making any */
   int64_t tables = 1, level = 1, most = a->size ? TOTABLE_MAX_TABLES : TOTABLE_MAX_EMPTY;
   for (int d = 0; d + 1 < a->ndim; d++) {
     if (!ga_mul_i64(level, a->shape[d], &level) || !ga_add_i64(tables, level, &tables) || tables > most)
-      return lga_errorf(L, "totable", "the nested tables would be too many for Lua (shape %s)",
+      return lga_errorf(L, fname, "the nested tables would be too many for Lua (shape %s)",
                         ga_shape_str(a->ndim, a->shape, (char[512]){0}, 512));
   }
   if (a->ndim > 0 && level > 0 && a->shape[a->ndim - 1] > TOTABLE_MAX_TABLES)
-    return lga_errorf(L, "totable", "an axis of %lld is too long for a Lua table", (long long)a->shape[a->ndim - 1]);
-  if (GA_DEVICE(a) != GA_CPU) a = lga_to_device(L, S, 1, GA_CPU, -1, 1, "totable");
+    return lga_errorf(L, fname, "an axis of %lld is too long for a Lua table", (long long)a->shape[a->ndim - 1]);
+  if (GA_DEVICE(a) != GA_CPU) a = lga_to_device(L, S, 1, GA_CPU, -1, 1, fname);
   walk w;
   walk_init(&w, a, false);
   push_nested(L, &w, 0, GA_DATA(a));
@@ -337,13 +338,14 @@ static int l_repr_table(lua_State *L) {
 }
 
 static int l_item(lua_State *L) {
+  const char *fname = LGA_FNAME(L);
   lga_state *S = LGA_STATE(L);
-  ga_array *a = lga_check(L, 1, "item");
-  if (a->size != 1) return lga_errorf(L, "item", "can only convert an array of size 1 to a Lua value (size is %lld)", (long long)a->size);
+  ga_array *a = lga_check(L, 1, fname);
+  if (a->size != 1) return lga_errorf(L, fname, "can only convert an array of size 1 to a Lua value (size is %lld)", (long long)a->size);
   char buf[16];
   if (GA_DEVICE(a) == GA_CPU) memcpy(buf, GA_DATA(a), GA_ITEMSIZE(a->dtype));
   else if (ga_memcpy(GA_CPU, buf, GA_DEVICE(a), GA_DATA(a), GA_ITEMSIZE(a->dtype), lga_stream(S, GA_DEVICE(a)), 1))
-    return lga_fail(L, "item");
+    return lga_fail(L, fname);
   if (GA_IS_COMPLEX(a->dtype)) {
     lua_pushnumber(L, ga_load_double(buf, a->dtype));
     lua_pushnumber(L, ga_load_imag(buf, a->dtype));
@@ -354,22 +356,24 @@ static int l_item(lua_State *L) {
 }
 
 static int l_get(lua_State *L) {
+  const char *fname = LGA_FNAME(L);
   lga_state *S = LGA_STATE(L);
-  lga_check(L, 1, "get");
-  lga_to_device(L, S, 1, GA_CPU, -1, 1, "get");
+  lga_check(L, 1, fname);
+  lga_to_device(L, S, 1, GA_CPU, -1, 1, fname);
   return 1;
 }
 
 static int l_set(lua_State *L) {
+  const char *fname = LGA_FNAME(L);
   lga_state *S = LGA_STATE(L);
-  ga_array *x = lga_check(L, 1, "set");
-  ga_array *src = lga_from_value(L, S, 2, GA_DEVICE(x), lga_toarray(L, 2) ? -1 : x->dtype, 0, "set");
+  ga_array *x = lga_check(L, 1, fname);
+  ga_array *src = lga_from_value(L, S, 2, GA_DEVICE(x), lga_toarray(L, 2) ? -1 : x->dtype, 0, fname);
   if (src->ndim != x->ndim || memcmp(src->shape, x->shape, sizeof(int64_t) * x->ndim)) {
     char s1[512], s2[512];
-    return lga_errorf(L, "set", "shape mismatch: source %s, destination %s",
+    return lga_errorf(L, fname, "shape mismatch: source %s, destination %s",
                       ga_shape_str(src->ndim, src->shape, s1, sizeof s1), ga_shape_str(x->ndim, x->shape, s2, sizeof s2));
   }
-  lga_run_copy(L, S, x, src, "set");
+  lga_run_copy(L, S, x, src, fname);
   lua_settop(L, 1);
   return 1;
 }

@@ -32,7 +32,7 @@
 _Static_assert(0 GA_T_ALL(HC_ONE, ~) == GA_NDTYPES, "GA_T_ALL must list every dtype");
 
 static const char hc_kind[GA_NDTYPES] = {
-#define HC_X_KIND(ID, name, ch, ct, cu, sz, kind, acc) [GA_##ID] = kind,
+#define HC_X_KIND(ID, name, ch, ct, cu, sz, kind) [GA_##ID] = kind,
   GA_DTYPES(HC_X_KIND)
 #undef HC_X_KIND
 };
@@ -89,11 +89,11 @@ static inline uint64_t hc_f2i(double v, int bits, bool sgn) {
     else                                                                      \
       HC_LOOP(fromct, toct, FROM, TO, ss, ds, 1)                              \
   }
-#define HC_X_DEFS(ID, name, ch, ct, cu, sz, kind, acc) GA_T_ALL(HC_DEF, ID, ct)
+#define HC_X_DEFS(ID, name, ch, ct, cu, sz, kind) GA_T_ALL(HC_DEF, ID, ct)
 GA_DTYPES(HC_X_DEFS)
 
 #define HC_ENTRY(TO, toct, FROM) [GA_##TO] = hc_##FROM##_##TO,
-#define HC_X_ROW(ID, name, ch, ct, cu, sz, kind, acc) [GA_##ID] = {GA_T_ALL(HC_ENTRY, ID)},
+#define HC_X_ROW(ID, name, ch, ct, cu, sz, kind) [GA_##ID] = {GA_T_ALL(HC_ENTRY, ID)},
 static const ga_cast_fn hc_table[GA_NDTYPES][GA_NDTYPES] = {GA_DTYPES(HC_X_ROW)};
 
 ga_cast_fn ga_host_cast_fn(int from, int to) {

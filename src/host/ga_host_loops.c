@@ -126,14 +126,14 @@
 /* One function per (row, T): hl_<OP>_<T>. */
 #define HL_DEF(ID, ct, OP, nin, nout, sig, ...)                               \
   HL_FN(hl_##OP##_##ID, nin, nout, sig, ID, __VA_ARGS__)
-#define GA_OP(OP, name, nin, nout, tset, sig, flags, ...)                     \
+#define GA_OP(OP, name, nin, nout, tset, sig, flags, mm, aliases, ...)                     \
   tset(HL_DEF, OP, nin, nout, sig, __VA_ARGS__)
 #include "base/ga_ops.def"
 #undef GA_OP
 
 #define HL_ENTRY(ID, ct, OP) [GA_##ID] = hl_##OP##_##ID,
 static const ga_host_loop_fn hl_table[GA_NOPS][GA_NDTYPES] = {
-#define GA_OP(OP, name, nin, nout, tset, sig, flags, ...) [GA_OP_##OP] = {tset(HL_ENTRY, OP)},
+#define GA_OP(OP, name, nin, nout, tset, sig, flags, mm, aliases, ...) [GA_OP_##OP] = {tset(HL_ENTRY, OP)},
 #include "base/ga_ops.def"
 #undef GA_OP
 };
@@ -150,7 +150,7 @@ static const ga_host_loop_fn hl_table[GA_NOPS][GA_NDTYPES] = {
 #define HL_MIXED_CMP(OP, nin, nout, ...)                                      \
   HL_FN(hl_##OP##_MIXQ, nin, nout, MIXQ, INT64, __VA_ARGS__)                  \
   HL_FN(hl_##OP##_MIXQR, nin, nout, MIXQR, UINT64, __VA_ARGS__)
-#define GA_OP(OP, name, nin, nout, tset, sig, flags, ...) HL_MIXED_##sig(OP, nin, nout, __VA_ARGS__)
+#define GA_OP(OP, name, nin, nout, tset, sig, flags, mm, aliases, ...) HL_MIXED_##sig(OP, nin, nout, __VA_ARGS__)
 #include "base/ga_ops.def"
 #undef GA_OP
 
@@ -164,7 +164,7 @@ static const ga_host_loop_fn hl_table[GA_NOPS][GA_NDTYPES] = {
 #define HL_MIXENT_WHERE(OP)
 #define HL_MIXENT_CMP(OP) [GA_OP_##OP] = {hl_##OP##_MIXQ, hl_##OP##_MIXQR},
 static const ga_host_loop_fn hl_mixed[GA_NOPS][2] = {
-#define GA_OP(OP, name, nin, nout, tset, sig, flags, ...) HL_MIXENT_##sig(OP)
+#define GA_OP(OP, name, nin, nout, tset, sig, flags, mm, aliases, ...) HL_MIXENT_##sig(OP)
 #include "base/ga_ops.def"
 #undef GA_OP
 };
