@@ -17,19 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int n_pass, n_fail;
-
-#define CHECK(cond, ...)                                     \
-  do {                                                       \
-    if (cond) {                                              \
-      n_pass++;                                              \
-    } else {                                                 \
-      n_fail++;                                              \
-      printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-      printf(__VA_ARGS__);                                   \
-      printf("\n");                                          \
-    }                                                        \
-  } while (0)
+#include "check.h"
 
 /* The cache's source of temp names: predictable while fixed_random is set. */
 static int fixed_random;

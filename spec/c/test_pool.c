@@ -13,19 +13,7 @@
 #define KiB ((size_t)1 << 10)
 #define MiB ((size_t)1 << 20)
 
-static int n_pass, n_fail;
-
-#define CHECK(cond, ...)                                    \
-  do {                                                      \
-    if (cond) {                                             \
-      n_pass++;                                             \
-    } else {                                                \
-      n_fail++;                                             \
-      printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-      printf(__VA_ARGS__);                                  \
-      printf("\n");                                         \
-    }                                                       \
-  } while (0)
+#include "check.h"
 
 /* used / total / n_free_blocks in one check, with the actual values shown. */
 static void stats(ga_pool *p, size_t u, size_t t, size_t n, const char *what,
