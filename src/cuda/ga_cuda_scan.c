@@ -159,10 +159,15 @@ static const char *kernel_name(const sc_plan *p) {
 
 static void make_key(const sc_plan *p, ga_kkey *key) {
   const ga_scan_call *c = p->c;
-  memset(key, 0, sizeof *key);
-  /* bit 40 clear: apart from the elementwise keys; "SCN" apart from the others */
-  key->w[0] = 0x53434Eull << 41 | (uint64_t)p->pass | (uint64_t)p->style << 4 | (uint64_t)p->ipt << 8;
-  key->w[1] = (uint64_t)c->op->id | (uint64_t)c->T << 16 | (uint64_t)c->acc << 24 | (uint64_t)c->out_dtype << 32;
+  ga_kpack k;
+  ga_kpack_init(&k, key, GA_KFAM_SCAN);
+  ga_kpack_put(&k, (uint64_t)p->pass, 4);
+  ga_kpack_put(&k, (uint64_t)p->style, 4);
+  ga_kpack_put(&k, (uint64_t)p->ipt, 8);
+  ga_kpack_put(&k, (uint64_t)c->op->id, 16);
+  ga_kpack_put(&k, (uint64_t)c->T, 8);
+  ga_kpack_put(&k, (uint64_t)c->acc, 8);
+  ga_kpack_put(&k, (uint64_t)c->out_dtype, 8);
 }
 
 char *ga_cuda_scan_source(const ga_scan_call *c, int pass, const char **name) {
@@ -262,8 +267,9 @@ char *ga_cuda_nonzero_source(int pass, const char **name) {
 
 static int nz_kernel(int dev, int pass, void **kernel) {
   ga_kkey key;
-  memset(&key, 0, sizeof key);
-  key.w[0] = 0x4E5A31ull << 41 | (uint64_t)pass;   /* "NZ1" */
+  ga_kpack k;
+  ga_kpack_init(&k, &key, GA_KFAM_NONZERO);
+  ga_kpack_put(&k, (uint64_t)pass, 4);
   return ga_cuda_kernel_get(dev, &key, pass == 1 ? "ga_nzc" : "ga_nzf", gen_nz, &pass, kernel);
 }
 

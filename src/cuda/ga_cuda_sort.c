@@ -31,7 +31,7 @@ extern const char ga_kernel_ga_sort[];
 
 #define NT 256                /* threads per block of the sort kernels */
 #define SCAN_TPC 64           /* tiles per chunk of the offset scan */
-#define BIG_LIMIT ((int64_t)INT32_MAX - (1 << 20))
+
 
 enum { K_HIST, K_SCATTER, K_SCAN_REDUCE, K_SCAN_PARTS, K_SCAN_DOWN, K_SEARCH };
 static const char *const knames[] = {"ga_sort_hist", "ga_sort_scatter", "ga_scan_reduce", "ga_scan_parts",
@@ -106,11 +106,15 @@ char *ga_cuda_sort_source(int which, int dtype, int big, int pay_in, int pay_out
 
 static int get_kernel(int dev, const s_gen *g, void **kernel) {
   ga_kkey key;
-  memset(&key, 0, sizeof key);
+  ga_kpack k;
   int dt = g->which <= K_SCAN_DOWN && g->which >= K_SCAN_REDUCE ? 0 : g->dtype;   /* scans: no dtype */
-  /* bit 40 clear: apart from the elementwise keys */
-  key.w[0] = 0x535254ull << 41 /* "SRT" */ | (uint64_t)g->which | (uint64_t)dt << 4 | (uint64_t)g->big << 9 |
-             (uint64_t)g->pay_in << 10 | (uint64_t)g->pay_out << 12 | (uint64_t)g->kpt << 16;
+  ga_kpack_init(&k, &key, GA_KFAM_SORT);
+  ga_kpack_put(&k, (uint64_t)g->which, 4);
+  ga_kpack_put(&k, (uint64_t)dt, 5);
+  ga_kpack_put(&k, (uint64_t)g->big, 1);
+  ga_kpack_put(&k, (uint64_t)g->pay_in, 4);
+  ga_kpack_put(&k, (uint64_t)g->pay_out, 4);
+  ga_kpack_put(&k, (uint64_t)g->kpt, 8);
   return ga_cuda_kernel_get(dev, &key, knames[g->which], gen_source, g, kernel);
 }
 
@@ -141,7 +145,7 @@ int ga_cuda_sort(const ga_sort_call *c) {
   if (rc) return rc;
   int dev = c->device, dt = c->dtype;
   int64_t N = c->nrows * c->n;
-  int big = N >= BIG_LIMIT;
+  int big = N >= GA_IDX32_LIMIT;
   int kb = ga_sort_key_bytes(dt), rb = 0;
   for (int64_t v = c->nrows - 1; v > 0; v >>= 8) rb++;
   int P = kb + rb, carry = c->idx != NULL || rb > 0;
