@@ -46,7 +46,7 @@ for phase in "$@"; do
       GPUARRAY_MEM_DEBUG=1 compute-sanitizer --tool "$tool" --error-exitcode 3 \
         "$LUA" "$BUSTED" --lua="$LUA" --cpath="./build/?.so" -o utfTerminal "$f" \
         >"$OUT/san-$tool-$n.log" 2>&1
-      echo "$tool $n rc=$? $(grep -a -E "ERROR SUMMARY|successes /" "$OUT/san-$tool-$n.log" | tr "\n" " ")"'
+      echo "$tool $n rc=$? $(grep -a -E "ERROR SUMMARY|RACECHECK SUMMARY|successes /" "$OUT/san-$tool-$n.log" | tr "\n" " ")"'
     ;;
   bench)
     LUA_PATH="lua/?.lua;lua/?/init.lua;${LUA_PATH:-;}" LUA_CPATH="build/?.so;${LUA_CPATH:-;}" \
