@@ -4,7 +4,7 @@
 # results.  `make test` calls it.  With a GPU the GPU half of the big ufunc
 # spec is cut into UFUNC_SHARDS slices (UFUNC_GPU_SHARD=k/n, default 8) that
 # run as separate jobs, so that its NVRTC compiles spread over the cores;
-# spec/kernels_spec.lua, reduce_spec.lua and docs_spec.lua likewise in
+# spec/kernels_spec.lua and reduce_spec.lua likewise in
 # KERNEL_SHARDS slices (SPEC_SHARD=k/n).
 #
 #   tools/run_specs.sh [spec files...]     (default: spec/*_spec.lua)
