@@ -12,13 +12,12 @@
 #include <stdint.h>
 #include <string.h>
 
-/* gcc's -O2 vectorises only loops of known trip count, and these loops are
- * the host backend's hot path.  No FMA contraction: the reference must give
- * the same bits on every CPU (NumPy's loops do not contract either).
- * Complex * and / by the plain formulas (Smith's for /), without C's Annex G
- * infinity recovery: NumPy's results (inf * 1 = inf+nanj), and vectorisable. */
+/* The rows' float semantics (ga_host_rows.h; complex / is Smith's), and
+ * vectorisation: gcc's -O2 vectorises only loops of known trip count, and
+ * these loops are the host backend's hot path. */
+#include "host/ga_host_rows.h"
 #if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic", "fp-contract=off", "cx-fortran-rules")
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
 #endif
 /* On x86-64 Linux every function also gets an AVX2+F16C clone, chosen when
  * the library loads: without F16C each float16 conversion is a libgcc call
@@ -29,11 +28,6 @@
 #define HL_CLONES
 #endif
 
-/* Row expressions are written once for every T: bool * bool (logical and)
- * and x < 0 on unsigned types are intended, not slips. */
-#pragma GCC diagnostic ignored "-Wint-in-bool-context"
-#pragma GCC diagnostic ignored "-Wtype-limits"
-#pragma GCC diagnostic ignored "-Wbool-operation"
 
 /* Per-argument lists, for nin in 1..3 and nout in 1..2. */
 #define HL_L1(M, P, Q) M(0, P, Q)

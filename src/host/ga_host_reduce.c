@@ -10,13 +10,7 @@
 #include "host/ga_host_types.h"
 #include <string.h>
 
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("fp-contract=off", "cx-fortran-rules")
-#endif
-/* rows are written once for every T (see ga_host_loops.c) */
-#pragma GCC diagnostic ignored "-Wint-in-bool-context"
-#pragma GCC diagnostic ignored "-Wtype-limits"
-#pragma GCC diagnostic ignored "-Wbool-operation"
+#include "host/ga_host_rows.h"
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 /* the largest accumulator: complex128 + a position */

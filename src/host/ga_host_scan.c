@@ -17,12 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("fp-contract=off", "cx-fortran-rules")
-#endif
-#pragma GCC diagnostic ignored "-Wint-in-bool-context"
-#pragma GCC diagnostic ignored "-Wtype-limits"
-#pragma GCC diagnostic ignored "-Wbool-operation"
+#include "host/ga_host_rows.h"
 #pragma GCC diagnostic ignored "-Wunused-variable"
 #pragma GCC diagnostic ignored "-Wunused-but-set-variable"
 
