@@ -11,14 +11,11 @@
 #   cuda     never includes host/, core/ or binding/
 #   binding  includes core/ and base/; of the backends only the CUDA
 #            device, stream and event objects (lga_device.c) may include
-#            cuda/ (they are CUDA by name), and so may RawKernel/RawModule
-#            (lga_raw.c): their input is CUDA C++ compiled as given, which
-#            no other backend can run, so a core ga_raw_* layer would only
-#            forward every call to CUDA under another name (and a host
-#            backend could never fill its slots)
+#            cuda/: they are CUDA by name (RawKernel/RawModule go through
+#            the backend's raw_* slots like everything else)
 #   core and binding never call a backend's function by name (ga_host_*,
 #            ga_cuda_*): the core goes through ga_backend_of(device), the
-#            binding through the core (same two exceptions)
+#            binding through the core (same exception)
 #   lua.h / lauxlib.h / lualib.h: only binding/
 # Prints every violation as file:line: text and exits 1 if there is one.
 set -u
@@ -38,7 +35,7 @@ check core 'binding/|host/|cuda/|lua\.h|lauxlib\.h|lualib\.h' 'core reaches back
 check host 'cuda/|core/|binding/|lua\.h|lauxlib\.h|lualib\.h' 'host backend sees base only'
 check cuda 'host/|core/|binding/|lua\.h|lauxlib\.h|lualib\.h' 'CUDA backend sees base only'
 for f in src/binding/*.c src/binding/*.h; do
-  case $f in src/binding/lga_device.c|src/binding/lga_raw.c) continue ;; esac
+  case $f in src/binding/lga_device.c) continue ;; esac
   out=$(grep -n -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"(host|cuda)/' "$f")
   if [ -n "$out" ]; then
     printf '%s\n' "$out" | sed "s|^|$f:|; s|\$|   <- the binding calls the core, never a backend|"
@@ -48,7 +45,7 @@ done
 # Calls by name into a backend (comments skipped: lines whose text starts
 # with /* or *)
 for f in src/core/*.c src/core/*.h src/binding/*.c src/binding/*.h; do
-  case $f in src/binding/lga_device.c|src/binding/lga_raw.c) continue ;; esac
+  case $f in src/binding/lga_device.c) continue ;; esac
   out=$(grep -n -E '\bga_(host|cuda)_[a-z0-9_]+[[:space:]]*\(' "$f" | grep -v -E '^[0-9]+:[[:space:]]*(/\*|\*)')
   if [ -n "$out" ]; then
     printf '%s\n' "$out" | sed "s|^|$f:|; s|\$|   <- dispatch through ga_backend_of (core) or the core (binding)|"

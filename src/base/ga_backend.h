@@ -10,6 +10,7 @@
 #include "base/ga_calls.h"
 #include "base/ga_pool.h"
 #include "base/ga_scratch.h"
+#include "base/ga_raw.h"
 #include <stddef.h>
 
 typedef struct ga_backend {
@@ -32,11 +33,23 @@ typedef struct ga_backend {
   /* out = a @ b, 2-D float16/32/64, out C-contiguous (m, n) */
   int (*matmul)(const ga_array *a, const ga_array *b, ga_array *out, void *stream);
 
+  /* ---- RawKernel / RawModule (base/ga_raw.h): user CUDA C++ loaded and
+   * launched as given; NULL on the host ---- */
+  int (*raw_load)(int dev, const char *code, size_t len, int is_image, const char *const *opts, int nopts,
+                  const char *what, ga_raw_lib **lib);
+  void (*raw_release)(ga_raw_lib *lib);
+  int (*raw_function)(ga_raw_lib *lib, const char *name, ga_raw_fn *fn);
+  int (*raw_launch)(ga_raw_fn *fn, void *stream, const unsigned grid[3], const unsigned block[3], unsigned smem,
+                    int nparams, void *const *params, const size_t *sizes);
+
   /* ---- devices and memory ---- */
   int (*device_count)(void);                          /* devices of this kind */
   int (*check_device)(int dev);                       /* message when out of range */
   int (*set_device)(int dev);                         /* cheap when already current */
   ga_pool *(*pool)(int dev);                          /* where arrays of dev come from */
+  /* the compute capability kernels are compiled for (90 for sm_90); NULL
+   * on the host */
+  int (*arch)(int dev);
   /* host memory this backend moves fastest (pinned); NULL: none */
   ga_pool *(*transfer_pool)(void);
   /* n bytes between buffers of any two devices of this kind or the host,

@@ -4,8 +4,7 @@
  * holds its module in user value 1, so the module outlives its kernels.
  * Compiling needs no GPU (:compile); launching needs the current device. */
 #include "binding/lga_core.h"
-#include "cuda/ga_cuda.h"
-#include "cuda/ga_cuda_raw.h"
+#include "core/ga_backend.h"
 #include "binding/lga_kernarg.h"
 #include "binding/lga_kernobj.h"
 #include <math.h>
@@ -112,7 +111,7 @@ static int l_scalar_tostring(lua_State *L) {
 static int l_mod_gc(lua_State *L) {
   lga_rawmod *m = luaL_checkudata(L, 1, RAWMOD_MT);
   for (int d = 0; d < LGA_MAX_DEVICES; d++) {
-    ga_cuda_raw_release(m->lib[d]);
+    ga_raw_release(d, m->lib[d]);
     m->lib[d] = NULL;
   }
   for (int i = 0; i < m->nopts; i++) free(m->opts[i]);
@@ -263,11 +262,8 @@ static int compile_module(lua_State *L, lga_rawmod *m, const char *fname, int op
     if (lua_getfield(L, opts, "arch") != LUA_TNIL) arch = lga_kernel_arch(L, -1, fname, "compile");
     lua_pop(L, 1);
   }
-  if (!arch) {   /* the current device's, else a common one */
-    ga_device_props p;
-    int dev = LGA_STATE(L)->device;
-    arch = dev >= 0 && ga_cuda_device_props(dev, &p) == GA_OK ? p.major * 10 + p.minor : 90;
-  }
+  if (!arch) arch = ga_device_arch(LGA_STATE(L)->device);   /* the current device's, */
+  if (!arch) arch = 90;                                      /* else a common one */
   if (m->is_image) {
     lua_pushinteger(L, (lua_Integer)m->len);
     lua_pushboolean(L, m->len > 0 && m->code[m->len - 1] == 0);
@@ -469,14 +465,14 @@ static int l_fn_call(lua_State *L) {
     }
     lua_pop(L, 1);
   }
-  if (!m->lib[dev] && ga_cuda_raw_load(dev, m->code, m->len, m->is_image, (const char *const *)m->opts, m->nopts,
-                                       m->what, &m->lib[dev]))
+  if (!m->lib[dev] && ga_raw_load(dev, m->code, m->len, m->is_image, (const char *const *)m->opts, m->nopts,
+                                  m->what, &m->lib[dev]))
     return fail(L, fname, m);
   if (!f->loaded[dev]) {
-    if (ga_cuda_raw_function(m->lib[dev], f->name, &f->fn[dev])) return lga_fail(L, fname);
+    if (ga_raw_function(dev, m->lib[dev], f->name, &f->fn[dev])) return lga_fail(L, fname);
     f->loaded[dev] = true;
   }
-  if (ga_cuda_raw_launch(&f->fn[dev], stream, grid, block, smem, n, params, sizes)) return lga_fail(L, fname);
+  if (ga_raw_launch(dev, &f->fn[dev], stream, grid, block, smem, n, params, sizes)) return lga_fail(L, fname);
   return 0;
 }
 

@@ -46,3 +46,29 @@ int ga_compile(const char *source, const char *name, int arch, const char *const
                char **image, size_t *size, int *is_ptx) {
   return ga_backend_of(GA_GPU_KIND)->compile(source, name, arch, extra, nextra, image, size, is_ptx);
 }
+
+int ga_raw_load(int dev, const char *code, size_t len, int is_image, const char *const *opts, int nopts,
+                const char *what, ga_raw_lib **lib) {
+  const ga_backend *be = ga_backend_of(dev);
+  if (!be->raw_load) return no_slot(be, what);
+  return be->raw_load(dev, code, len, is_image, opts, nopts, what, lib);
+}
+
+void ga_raw_release(int dev, ga_raw_lib *lib) {
+  if (lib) ga_backend_of(dev)->raw_release(lib);
+}
+
+int ga_raw_function(int dev, ga_raw_lib *lib, const char *name, ga_raw_fn *fn) {
+  return ga_backend_of(dev)->raw_function(lib, name, fn);
+}
+
+int ga_raw_launch(int dev, ga_raw_fn *fn, void *stream, const unsigned grid[3], const unsigned block[3],
+                  unsigned smem, int nparams, void *const *params, const size_t *sizes) {
+  return ga_backend_of(dev)->raw_launch(fn, stream, grid, block, smem, nparams, params, sizes);
+}
+
+int ga_device_arch(int dev) {
+  const ga_backend *be = ga_backend_of(dev);
+  if (!be->arch || (dev != GA_CPU && ga_check_device(dev))) return 0;
+  return be->arch(dev);
+}

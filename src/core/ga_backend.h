@@ -39,6 +39,17 @@ int ga_redk_run(const ga_redk_call *c);
 char *ga_redk_source(const ga_redk_call *c, int second, int sms);
 /* "identity" when a compile log points at the identity's line, else NULL */
 const char *ga_redk_blame(const char *source, const char *log);
+/* RawKernel / RawModule on device dev's backend (base/ga_raw.h); a device
+ * whose backend runs no CUDA C++ (the host) is an error, naming `what`. */
+int ga_raw_load(int dev, const char *code, size_t len, int is_image, const char *const *opts, int nopts,
+                const char *what, ga_raw_lib **lib);
+void ga_raw_release(int dev, ga_raw_lib *lib);   /* NULL: nothing */
+int ga_raw_function(int dev, ga_raw_lib *lib, const char *name, ga_raw_fn *fn);
+int ga_raw_launch(int dev, ga_raw_fn *fn, void *stream, const unsigned grid[3], const unsigned block[3],
+                  unsigned smem, int nparams, void *const *params, const size_t *sizes);
+/* The compute capability device dev compiles for (90 for sm_90), or 0
+ * when it has none (the host, a bad ordinal). */
+int ga_device_arch(int dev);
 /* Compile kernel source for arch with the GPUs' compiler (NVRTC), through
  * the disk cache; *image is malloc'ed. */
 int ga_compile(const char *source, const char *name, int arch, const char *const *extra, int nextra,

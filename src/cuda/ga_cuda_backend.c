@@ -1,6 +1,8 @@
 /* ga_cuda_backend: the CUDA slots of the backend table (base/ga_backend.h). */
 #include "base/ga_backend.h"
 #include "cuda/ga_cuda.h"
+#include "cuda/ga_cuda_kernel.h"
+#include "cuda/ga_cuda_raw.h"
 
 /* an empty selection launches nothing (the host still checks the indices) */
 static int gather(const ga_gather_call *c) { return c->adv->size == 0 ? GA_OK : ga_cuda_gather(c); }
@@ -18,10 +20,15 @@ const ga_backend ga_cuda_backend = {
   .ewk = ga_cuda_ewk,
   .redk = ga_cuda_redk,
   .matmul = ga_cuda_matmul,
+  .raw_load = ga_cuda_raw_load,
+  .raw_release = ga_cuda_raw_release,
+  .raw_function = ga_cuda_raw_function,
+  .raw_launch = ga_cuda_raw_launch,
   .device_count = ga_cuda_device_count,
   .check_device = ga_cuda_check_device,
   .set_device = ga_cuda_set_device,
   .pool = ga_cuda_pool,
+  .arch = ga_cuda_arch,
   .transfer_pool = ga_cuda_pinned_pool,
   .memcpy = ga_cuda_memcpy,
   .flush = ga_cuda_flush,

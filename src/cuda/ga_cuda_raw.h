@@ -4,20 +4,8 @@
  * queue with 3-d grids and blocks. */
 #ifndef GA_CUDA_RAW_H
 #define GA_CUDA_RAW_H
+#include "base/ga_raw.h"
 #include <stddef.h>
-
-typedef struct ga_raw_lib ga_raw_lib;   /* a loaded library, refcounted */
-
-/* A function of a loaded library on one device, with the facts the launch
- * checks need. */
-typedef struct ga_raw_fn {
-  void *func;           /* what ga_cuda_enqueue3 takes */
-  void *ckernel;        /* the cudaKernel_t (attributes) */
-  int dev;
-  int max_threads;      /* the kernel's own limit (registers, launch bounds) */
-  int static_smem;      /* bytes of __shared__ declared in the kernel */
-  int max_dyn_smem;     /* dynamic shared memory allowed now (raised on demand) */
-} ga_raw_fn;
 
 /* Load `code` (CUDA C++ source; with is_image, a CUBIN or NUL-terminated
  * PTX of len bytes) on device dev, compiling with NVRTC for the device's
