@@ -68,6 +68,12 @@ typedef struct ga_cred {
   void *stream;
 } ga_cred;
 
+/* The dims, device and stream of a family's call (the fields' names are the
+ * same in ga_red_call and ga_redk_call) */
+#define GA_CRED_FROM(d, c) \
+  ((d)->ondim = (c)->ondim, (d)->rndim = (c)->rndim, (d)->oshape = (c)->oshape, (d)->rshape = (c)->rshape, \
+   (d)->nout = (c)->nout, (d)->nred = (c)->nred, (d)->device = (c)->device, (d)->stream = (c)->stream, (d)->call = (c))
+
 typedef struct ga_cred_shape {
   const ga_cred *c;
   int kind;              /* GA_CRED_* */

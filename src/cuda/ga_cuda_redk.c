@@ -178,12 +178,7 @@ static void key_part(ga_kpack *p, const ga_cred_shape *s) {
 /* The call as the pipeline sees it; *ptrs and *insize back the kernel's
  * parameters (they must outlive the run). */
 static void describe(const ga_redk_call *c, ga_cred *d, void **ptrs, long long *insize) {
-  d->ondim = c->ondim;
-  d->rndim = c->rndim;
-  d->oshape = c->oshape;
-  d->rshape = c->rshape;
-  d->nout = c->nout;
-  d->nred = c->nred;
+  GA_CRED_FROM(d, c);
   d->narr = d->nin = 0;
   int np = 0;
   for (int a = 0; a < c->nargs; a++) {
@@ -211,9 +206,6 @@ static void describe(const ga_redk_call *c, ga_cred *d, void **ptrs, long long *
   d->prelude = gen_prelude;
   d->hooks = gen_hooks;
   d->key = key_part;
-  d->call = c;
-  d->device = c->device;
-  d->stream = c->stream;
 }
 
 char *ga_cuda_redk_source(const ga_redk_call *c, int second, int nsm) {

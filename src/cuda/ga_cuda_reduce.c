@@ -53,12 +53,7 @@ static void key_part(ga_kpack *p, const ga_cred_shape *s) {
 /* The call as the pipeline sees it; `in` and `out` the kernel's first
  * parameters (they must outlive the run). */
 static void describe(const ga_red_call *c, ga_cred *d, const void **in, void **out) {
-  d->ondim = c->ondim;
-  d->rndim = c->rndim;
-  d->oshape = c->oshape;
-  d->rshape = c->rshape;
-  d->nout = c->nout;
-  d->nred = c->nred;
+  GA_CRED_FROM(d, c);
   d->narr = 2;
   d->nin = 1;
   d->arr[0] = (ga_cred_arr){(uintptr_t)c->in, GA_ITEMSIZE(c->T), c->istr_o, c->istr_r};
@@ -70,14 +65,11 @@ static void describe(const ga_red_call *c, ga_cred *d, const void **in, void **o
   d->prelude = gen_prelude;
   d->hooks = gen_hooks;
   d->key = key_part;
-  d->call = c;
   d->nparam = 2;
   d->param[0] = in;
   d->psize[0] = sizeof *in;
   d->param[1] = out;
   d->psize[1] = sizeof *out;
-  d->device = c->device;
-  d->stream = c->stream;
 }
 
 /* source of the first kernel of a call (second: its combining kernel), for
