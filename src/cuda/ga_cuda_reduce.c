@@ -44,10 +44,7 @@ static void gen_hooks(ga_strbuf *b, const ga_cred_shape *s) {
 
 static void key_part(ga_kpack *p, const ga_cred_shape *s) {
   const ga_red_call *c = s->c->call;
-  ga_kpack_put(p, (uint64_t)c->op->id, 8);
-  ga_kpack_put(p, (uint64_t)c->T, 5);
-  ga_kpack_put(p, (uint64_t)c->acc, 5);
-  ga_kpack_put(p, (uint64_t)c->out_dtype, 5);
+  ga_kpack_put(p, (uint64_t)c->op->id | (uint64_t)c->T << 8 | (uint64_t)c->acc << 13 | (uint64_t)c->out_dtype << 18, 23);
 }
 
 /* The call as the pipeline sees it; `in` and `out` the kernel's first
