@@ -7,7 +7,8 @@
  * post-mapped).  The accumulator is acc_s {_type_reduce v; long long i;},
  * moved between lanes word by word (kernels/ga_redk.cuh).  In the kernel,
  * array a is _ga_p<a> and scalar a is _ga_s<a>: the user's names live only
- * in the map and post functions, where no kernel variable hides them. */
+ * in the map and post functions, where no kernel variable hides them, and
+ * the macros' parameters are _ga_ names, which no type placeholder has. */
 #include "cuda/ga_cuda_internal.h"
 #include "cuda/ga_cuda_red.h"
 #include "base/ga_diskcache.h"
@@ -70,13 +71,13 @@ typedef enum { V_VEC, V_ROW, V_STRIDED } vform;
 
 static void gen_fold(ga_strbuf *b, const ga_cred_shape *s, vform f) {
   const ga_redk_call *c = s->c->call;
-  ga_sb_puts(b, "r_fold(a, has, _ga_map(");
+  ga_sb_puts(b, "r_fold(_ga_a, _ga_has, _ga_map(");
   for (int a = 0; a < c->k->e.nin; a++) {
     if (a) ga_sb_puts(b, ", ");
     if (!is_arr(c, a)) ga_sb_printf(b, "_ga_s%d", a);
     else if (ga_cred_hoisted(s, arr_row(c, a))) ga_sb_printf(b, "_ga_h%d", a);
-    else if (f == V_VEC) ga_sb_printf(b, "_ga_w%d[u].v[k]", a);
-    else if (f == V_ROW) ga_sb_printf(b, "_ga_row%d[t]", a);
+    else if (f == V_VEC) ga_sb_printf(b, "_ga_w%d[_ga_u].v[_ga_k]", a);
+    else if (f == V_ROW) ga_sb_printf(b, "_ga_row%d[_ga_t]", a);
     else ga_sb_printf(b, "*(const %s *)(_ga_p%d + _ga_o%d + _ga_r%d)", tname(c, a), a, a, a);
   }
   ga_sb_puts(b, "));\n");
@@ -85,9 +86,9 @@ static void gen_fold(ga_strbuf *b, const ga_cred_shape *s, vform f) {
 /* _ga_post of the accumulator into every output (COL: the k-th of a thread's) */
 static void gen_store(ga_strbuf *b, const ga_redk_call *c, bool col) {
   int nin = c->k->e.nin;
-  ga_sb_puts(b, "{ _ga_post(a.v");
+  ga_sb_puts(b, "{ _ga_post(_ga_a.v");
   for (int a = nin; a < c->nargs; a++) {
-    if (col) ga_sb_printf(b, ", *(%s *)(_ga_p%d + _ga_o%d + (k) * ix.so[%d][%d])", tname(c, a), a, a, arr_row(c, a), c->ondim - 1);
+    if (col) ga_sb_printf(b, ", *(%s *)(_ga_p%d + _ga_o%d + (_ga_k) * ix.so[%d][%d])", tname(c, a), a, a, arr_row(c, a), c->ondim - 1);
     else ga_sb_printf(b, ", *(%s *)(_ga_p%d + _ga_o%d)", tname(c, a), a, a);
   }
   for (int a = 0; a < nin; a++)
@@ -95,11 +96,42 @@ static void gen_store(ga_strbuf *b, const ga_redk_call *c, bool col) {
   ga_sb_puts(b, ", _in_ind, _out_ind); }\n");
 }
 
-/* The macros of kernels/ga_reduce.cuh for this call (ga_reduce.cuh lists them) */
+/* GA_<X>DECL and GA_<X>ADD: offsets `_ga_<x><a>` of the arrays (kept
+ * dims: every array; reduced dims: the array inputs) */
+static void gen_offsets(ga_strbuf *b, const ga_redk_call *c, char X, char x, int narg, const char *st) {
+  ga_sb_printf(b, "#define GA_%cDECL", X);
+  for (int a = 0; a < narg; a++)
+    if (is_arr(c, a)) ga_sb_printf(b, " ga_idx _ga_%c%d = 0;", x, a);
+  ga_sb_printf(b, "\n#define GA_%cADD(_ga_x, _ga_d)", X);
+  for (int a = 0; a < narg; a++)
+    if (is_arr(c, a)) ga_sb_printf(b, " _ga_%c%d += (_ga_x) * ix.%s[%d][_ga_d];", x, a, st, arr_row(c, a));
+  ga_sb_puts(b, "\n");
+}
+
+/* GA_VDECL and a GA_VLOAD_<kind>: the vectors of the inputs that are loaded */
+static void gen_vectors(ga_strbuf *b, const ga_cred_shape *s, bool row) {
+  const ga_redk_call *c = s->c->call;
+  int nin = c->k->e.nin;
+  ga_sb_puts(b, "#define GA_VDECL(_ga_n)");
+  for (int a = 0; a < nin; a++)
+    if (is_arr(c, a) && !ga_cred_hoisted(s, arr_row(c, a))) ga_sb_printf(b, " ga_vec<%s, %d> _ga_w%d[_ga_n];", tname(c, a), s->v, a);
+  ga_sb_puts(b, row ? "\n#define GA_VLOAD_ROW(_ga_u, _ga_pos) {" : "\n#define GA_VLOAD_COL(_ga_u) {");
+  for (int a = 0; a < nin; a++) {
+    if (!is_arr(c, a) || ga_cred_hoisted(s, arr_row(c, a))) continue;
+    ga_sb_printf(b, " _ga_w%d[_ga_u] = *(const ga_vec<%s, %d> *)", a, tname(c, a), s->v);
+    if (row) ga_sb_printf(b, "(_ga_row%d + (_ga_pos));", a);
+    else ga_sb_printf(b, "(_ga_p%d + _ga_o%d + _ga_r%d);", a, a, a);
+  }
+  ga_sb_puts(b, " }\n#define GA_VFOLD(_ga_a, _ga_has, _ga_u, _ga_k, _ga_j) ");
+  gen_fold(b, s, V_VEC);
+}
+
+/* The macros of kernels/ga_reduce.cuh that this call's kernel uses
+ * (ga_reduce.cuh lists them) */
 static void gen_hooks(ga_strbuf *b, const ga_cred_shape *s) {
   const ga_redk_call *c = s->c->call;
   const ga_redk *k = c->k;
-  int nin = k->e.nin, v = s->v;
+  int nin = k->e.nin;
   ga_sb_puts(b, ga_kernel_ga_redk);
   ga_sb_printf(b, "#define GA_RED_KERNEL(...) extern \"C\" __global__ void __launch_bounds__(%d) %s(", GA_CRED_BLOCK,
                k->e.name);
@@ -109,49 +141,33 @@ static void gen_hooks(ga_strbuf *b, const ga_cred_shape *s) {
   }
   ga_sb_puts(b, "long long _ga_insize, __VA_ARGS__)\n");
   ga_sb_puts(b, "#define GA_RED_BEGIN const ga_ind<long long> _in_ind = {_ga_insize}, _out_ind = {(long long)nout};\n");
-  /* offsets: every array's over the kept dims, every array input's over the reduced ones */
-  ga_sb_puts(b, "#define GA_ODECL");
-  for (int a = 0; a < c->nargs; a++)
-    if (is_arr(c, a)) ga_sb_printf(b, " ga_idx _ga_o%d = 0;", a);
-  ga_sb_puts(b, "\n#define GA_OADD(x, d)");
-  for (int a = 0; a < c->nargs; a++)
-    if (is_arr(c, a)) ga_sb_printf(b, " _ga_o%d += (x) * ix.so[%d][d];", a, arr_row(c, a));
-  ga_sb_puts(b, "\n#define GA_RDECL");
-  for (int a = 0; a < nin; a++)
-    if (is_arr(c, a)) ga_sb_printf(b, " ga_idx _ga_r%d = 0;", a);
-  ga_sb_puts(b, "\n#define GA_RADD(x, d)");
-  for (int a = 0; a < nin; a++)
-    if (is_arr(c, a)) ga_sb_printf(b, " _ga_r%d += (x) * ix.sr[%d][d];", a, arr_row(c, a));
-  /* ROW, contiguous rows: each row's start, or its one value */
-  ga_sb_puts(b, "\n#define GA_ROW_SETUP");
-  for (int a = 0; a < nin; a++) {
-    if (!is_arr(c, a) || s->kind != GA_CRED_ROW || !s->contig) continue;
-    const char *T = tname(c, a);
-    if (ga_cred_hoisted(s, arr_row(c, a)))
-      ga_sb_printf(b, " const %s _ga_h%d = *(const %s *)(_ga_p%d + _ga_o%d);", T, a, T, a, a);
-    else ga_sb_printf(b, " const %s *_ga_row%d = (const %s *)(_ga_p%d + _ga_o%d);", T, a, T, a, a);
+  gen_offsets(b, c, 'O', 'o', c->nargs, "so");
+  if (s->kind == GA_CRED_ROW && s->contig) {
+    /* each row's start, or its one value */
+    ga_sb_puts(b, "#define GA_ROW_SETUP");
+    for (int a = 0; a < nin; a++) {
+      if (!is_arr(c, a)) continue;
+      const char *T = tname(c, a);
+      if (ga_cred_hoisted(s, arr_row(c, a)))
+        ga_sb_printf(b, " const %s _ga_h%d = *(const %s *)(_ga_p%d + _ga_o%d);", T, a, T, a, a);
+      else ga_sb_printf(b, " const %s *_ga_row%d = (const %s *)(_ga_p%d + _ga_o%d);", T, a, T, a, a);
+    }
+    ga_sb_puts(b, "\n");
+    if (s->v > 1) gen_vectors(b, s, true);
+    ga_sb_puts(b, "#define GA_SFOLD(_ga_a, _ga_has, _ga_t) ");
+    gen_fold(b, s, V_ROW);
+  } else if (s->kind == GA_CRED_ROW) {
+    gen_offsets(b, c, 'R', 'r', nin, "sr");
+    ga_sb_puts(b, "#define GA_RFOLD(_ga_a, _ga_has, _ga_j) ");
+    gen_fold(b, s, V_STRIDED);
+  } else if (s->kind == GA_CRED_COL) {
+    gen_offsets(b, c, 'R', 'r', nin, "sr");
+    gen_vectors(b, s, false);
+    ga_sb_puts(b, "#define GA_STORE_K(_ga_a, _ga_k) ");
+    gen_store(b, c, true);
   }
-  /* vectors of the inputs that are loaded */
-  ga_sb_puts(b, "\n#define GA_VDECL(n)");
-  for (int a = 0; a < nin; a++)
-    if (is_arr(c, a) && !ga_cred_hoisted(s, arr_row(c, a))) ga_sb_printf(b, " ga_vec<%s, %d> _ga_w%d[n];", tname(c, a), v, a);
-  ga_sb_puts(b, "\n#define GA_VLOAD_ROW(u, pos) {");
-  for (int a = 0; a < nin; a++)
-    if (is_arr(c, a) && !ga_cred_hoisted(s, arr_row(c, a)))
-      ga_sb_printf(b, " _ga_w%d[u] = *(const ga_vec<%s, %d> *)(_ga_row%d + (pos));", a, tname(c, a), v, a);
-  ga_sb_puts(b, " }\n#define GA_VLOAD_COL(u) {");
-  for (int a = 0; a < nin; a++)
-    if (is_arr(c, a)) ga_sb_printf(b, " _ga_w%d[u] = *(const ga_vec<%s, %d> *)(_ga_p%d + _ga_o%d + _ga_r%d);", a, tname(c, a), v, a, a, a);
-  ga_sb_puts(b, " }\n#define GA_VFOLD(a, has, u, k, j) ");
-  gen_fold(b, s, V_VEC);
-  ga_sb_puts(b, "#define GA_SFOLD(a, has, t) ");
-  gen_fold(b, s, V_ROW);
-  ga_sb_puts(b, "#define GA_RFOLD(a, has, j) ");
-  gen_fold(b, s, V_STRIDED);
-  ga_sb_puts(b, "#define GA_STORE(a) ");
+  ga_sb_puts(b, "#define GA_STORE(_ga_a) ");
   gen_store(b, c, false);
-  ga_sb_puts(b, "#define GA_STORE_K(a, k) ");
-  gen_store(b, c, true);
 }
 
 /* Everything about the call that changes the source besides the shape:
