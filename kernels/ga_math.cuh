@@ -479,6 +479,12 @@ GAM_D float ga_nextafter(float x, float y, int size) {
   return gam_h2f((x < y) == (x > 0.f) ? h + 1 : h - 1);
 }
 GAM_D double ga_nextafter(double x, double y, int) { return gam_nextafter(x, y); }
+// NumPy's spacing: the step away from zero (toward +inf for +-0), NaN for
+// inf; float16 (npy_half_spacing) always steps toward +inf
+template <typename T> GAM_D T ga_spacing(T x, int size) {
+  if (isinf(x)) return gam_nan(x);
+  return ga_nextafter(x, size == 2 || !(x < T(0)) ? gam_inf(x) : -gam_inf(x), size) - x;
+}
 
 // ---- bool / integer bit ops ----
 GAM_D bool ga_invert(bool a) { return !a; }

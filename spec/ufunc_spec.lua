@@ -53,7 +53,7 @@ local ROWS = {
   arctan2 = { T }, hypot = { 1 }, sinh = { T }, cosh = { T }, tanh = { T }, arcsinh = { T },
   arccosh = { T }, arctanh = { T }, deg2rad = { 1 }, rad2deg = { 1 }, rint = { 0 }, floor = { 0 },
   ceil = { 0 }, trunc = { 0 }, clip = { 0 }, maximum = { 0 }, minimum = { 0 }, fmax = { 0 },
-  fmin = { 0 }, copysign = { 0 }, nextafter = { 0 }, ldexp = { 0, ti = true }, frexp = { 0 },
+  fmin = { 0 }, copysign = { 0 }, nextafter = { 0 }, spacing = { 0 }, ldexp = { 0, ti = true }, frexp = { 0 },
   signbit = { 0 }, heaviside = { 0 }, gcd = { 0 }, lcm = { 0 }, sinc = { T }, _round = { 1, ti = true },
   conjugate = { 0 }, _angle = { T }, isreal = { 0 }, iscomplex = { 0 }, isfinite = { 0 }, isinf = { 0 },
   isnan = { 0 }, logical_and = { 0 }, logical_or = { 0 }, logical_xor = { 0 }, logical_not = { 0 },
@@ -635,6 +635,7 @@ helper.each_device(function(xp)
       { "expm1", -0.0, -0.0 }, { "log1p", -0.0, -0.0 }, { "arcsinh", -0.0, -0.0 }, { "cbrt", -0.0, -0.0 },
       { "arctan2", -0.0, 1.0, -0.0 }, { "arctan2", 0.0, -1.0, math.pi }, { "ldexp", -0.0, 5, -0.0 },
       { "heaviside", -0.0, 0.5, 0.5 }, { "nextafter", 0.0, -1.0, -5e-324 },
+      { "spacing", -0.0, 5e-324 }, { "spacing", -1.0, -2.0^-52 },
     }
     it("signed zeros", function()
       local bad = {}

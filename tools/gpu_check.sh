@@ -35,7 +35,7 @@ for phase in "$@"; do
     # back (packed in $OUT/speclogs.tgz) when it runs long
     SPEC_LOGS=/tmp/gpu_check_specs timeout --kill-after=10 "${TEST_LIMIT:-1500}" make test >"$OUT/test.log" 2>&1 || status=1
     tar -C /tmp -czf "$OUT/speclogs.tgz" gpu_check_specs 2>/dev/null
-    grep -a -E "passed, [0-9]+ failed|ran on gpu|successes /|no summary|failed \(exit|timed out" "$OUT/test.log" | tail -70
+    grep -a -E "passed, [0-9]+ failed|ran on gpu|success(es)? /|no summary|failed \(exit|timed out" "$OUT/test.log" | tail -70
     echo "test: $(( $(date +%s) - start )) s, status $status" ;;
   sanitize)
     export LUA BUSTED OUT
@@ -46,7 +46,7 @@ for phase in "$@"; do
       GPUARRAY_MEM_DEBUG=1 compute-sanitizer --tool "$tool" --error-exitcode 3 \
         "$LUA" "$BUSTED" --lua="$LUA" --cpath="./build/?.so" -o utfTerminal "$f" \
         >"$OUT/san-$tool-$n.log" 2>&1
-      echo "$tool $n rc=$? $(grep -a -E "ERROR SUMMARY|successes /" "$OUT/san-$tool-$n.log" | tr "\n" " ")"'
+      echo "$tool $n rc=$? $(grep -a -E "ERROR SUMMARY|RACECHECK SUMMARY|success(es)? /" "$OUT/san-$tool-$n.log" | tr "\n" " ")"'
     ;;
   bench)
     LUA_PATH="lua/?.lua;lua/?/init.lua;${LUA_PATH:-;}" LUA_CPATH="build/?.so;${LUA_CPATH:-;}" \

@@ -4,7 +4,7 @@
 # results.  `make test` calls it.  With a GPU the GPU half of the big ufunc
 # spec is cut into UFUNC_SHARDS slices (UFUNC_GPU_SHARD=k/n, default 8) that
 # run as separate jobs, so that its NVRTC compiles spread over the cores;
-# spec/kernels_spec.lua, reduce_spec.lua and docs_spec.lua likewise in
+# spec/kernels_spec.lua and reduce_spec.lua likewise in
 # KERNEL_SHARDS slices (SPEC_SHARD=k/n).
 #
 #   tools/run_specs.sh [spec files...]     (default: spec/*_spec.lua)
@@ -25,7 +25,7 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 UFUNC_SHARDS=${UFUNC_SHARDS:-8}
 # the long files (NVRTC compiles, subprocesses) in slices (SPEC_SHARD=k/n,
 # helper.shard_it), on every machine
-SHARDED=${SHARDED:-"kernels_spec reduce_spec docs_spec"}
+SHARDED=${SHARDED:-"kernels_spec reduce_spec"}
 KERNEL_SHARDS=${KERNEL_SHARDS:-$(( JOBS < 8 ? JOBS : 8 ))}
 BUSTED_ARGS=${BUSTED_ARGS:-}
 
@@ -82,7 +82,7 @@ xargs -P "$JOBS" -L 1 sh -c '
   echo $rc >"$logs/$name.rc"
   [ $rc = 124 ] && echo "$name: timed out after ${SPEC_TIMEOUT}s" >>"$logs/$name.log"
   printf "[%4ss] %-22s %s\n" "$(( $(date +%s) - t0 ))" "$name" \
-    "$(grep -a -E "successes /|timed out" "$logs/$name.log" | tail -n 1)" >&2
+    "$(grep -a -E "success(es)? /|timed out" "$logs/$name.log" | tail -n 1)" >&2
 ' <"$jobs_file"
 
 status=0
@@ -91,7 +91,7 @@ summary=$logs/summary
 : >"$summary"
 while read -r name file shard filter; do
   rc=$(cat "$logs/$name.rc" 2>/dev/null || echo 99)
-  line=$(grep -a -E '^[0-9]+ successes / [0-9]+ failures / [0-9]+ errors / [0-9]+ pending' "$logs/$name.log" | tail -n 1)
+  line=$(grep -a -E '^[0-9]+ success(es)? / [0-9]+ failures? / [0-9]+ errors? / [0-9]+ pending' "$logs/$name.log" | tail -n 1)
   if [ -z "$line" ]; then
     status=1
     err=$((err + 1))

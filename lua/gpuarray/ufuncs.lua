@@ -696,6 +696,17 @@ F.around = F.round
 -- local x = ga.nextafter(ga.array({1.0}), 2.0)
 -- print(x:item() - 1 == 2^-52)        --> true
 
+--- Element-wise distance from `x` to the next representable value away
+-- from zero (NumPy's `spacing`: toward +inf for zeros; always toward +inf
+-- for float16, as NumPy; NaN for infinities), in `x`'s float dtype.
+-- @function ga.spacing
+-- @param x an array or a Lua number
+-- @tparam[opt] table opts `{out=, dtype=, casting=}`
+-- @treturn ndarray a new array, or `opts.out`
+-- @usage
+-- local s = ga.spacing(ga.array({1.0, -1.0}))
+-- print(s[1] == 2^-52, s[2] == -2^-52)   --> true true
+
 --- Element-wise `x * 2^e` (`e` an integer array or Lua integer).
 -- @function ga.ldexp
 -- @param x an array or a Lua number

@@ -9,6 +9,7 @@
 #define GA_BACKEND_H
 #include "base/ga_calls.h"
 #include "base/ga_pool.h"
+#include "base/ga_scratch.h"
 #include <stddef.h>
 
 typedef struct ga_backend {
@@ -18,10 +19,11 @@ typedef struct ga_backend {
   int (*ew)(const ga_ew_call *c);
   int (*reduce)(const ga_red_call *c);
   int (*scan)(const ga_scan_call *c);
-  /* nonzero in two steps: count, then fill; *scratch carries what the
-   * backend keeps between them (NULL when nothing), fill frees it */
-  int (*nonzero_count)(const ga_nz_call *c, int64_t *count, ga_buffer **scratch);
-  int (*nonzero_fill)(const ga_nz_call *c, ga_buffer *scratch);
+  /* nonzero in two steps: count, then fill; scratch (zeroed by the
+   * caller, who puts it back after) carries what the backend keeps
+   * between them */
+  int (*nonzero_count)(const ga_nz_call *c, int64_t *count, ga_scratch *scratch);
+  int (*nonzero_fill)(const ga_nz_call *c, const ga_scratch *scratch);
   int (*sort)(const ga_sort_call *c);
   int (*searchsorted)(const ga_search_call *c);
   int (*gather)(const ga_gather_call *c);             /* gather, scatter, scatter-add */

@@ -4,6 +4,7 @@
  * one checked float -> integer conversion of Lua numbers. */
 #ifndef GA_CHECKED_H
 #define GA_CHECKED_H
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -34,6 +35,23 @@ static inline int64_t ga_floor_mod_i64(int64_t a, int64_t b) {
   if (b == -1) return 0;
   int64_t m = a % b;
   return (m != 0 && ((m < 0) != (b < 0))) ? m + b : m;
+}
+
+/* The documented float -> integer cast of arrays (and of values the
+ * caller has already range-checked): NaN -> 0, out of range saturates to
+ * the bits-wide integer's bounds, in range truncates toward zero; never
+ * C's undefined conversion.  The result's low `bits` bits are the value
+ * (sign-extended for sgn). */
+static inline uint64_t ga_sat_f2i(double v, int bits, bool sgn) {
+  double top = ldexp(1.0, sgn ? bits - 1 : bits);          /* first value too big */
+  double lo = sgn ? -top : 0.0;
+  double hi = bits < 64 ? top - 1.0 : top - (sgn ? 1024.0 : 2048.0);  /* largest exact below top */
+  uint64_t max = UINT64_MAX >> (64 - bits + sgn);
+  v = v == v ? v : 0.0;
+  double c = v < lo ? lo : v > hi ? hi : v;
+  uint64_t r = bits <= 32 ? (sgn ? (uint64_t)(int64_t)(int32_t)c : (uint64_t)(uint32_t)c)
+                          : (sgn ? (uint64_t)(int64_t)c : (uint64_t)c);
+  return v >= top ? max : r;
 }
 
 #endif

@@ -1,5 +1,6 @@
 /* dtype facts, casting rules and promotion, all derived from GA_DTYPES. */
 #include "base/ga_dtype.h"
+#include "base/ga_checked.h"
 #include <math.h>
 #include <string.h>
 
@@ -159,19 +160,9 @@ bool ga_double_fits(int dt, double v) {
 
 void ga_scalar_from_double(ga_scalar *s, int dt, double v) {
   memset(s, 0, sizeof *s);
-  if (GA_IS_INT(dt) && !ga_double_fits(dt, v)) {
-    /* saturate (NaN -> 0) instead of C's undefined conversion */
-    double lo, top;
-    int_range(dt, &lo, &top);
-    if (v != v) v = 0;
-    else if (v < lo) {
-      ga_scalar_from_int(s, dt, GA_KIND(dt) == 'i' ? (int64_t)lo : 0);
-      return;
-    } else {
-      if (dt == GA_UINT64) s->v_uint64 = UINT64_MAX;
-      else ga_scalar_from_int(s, dt, (int64_t)(top - 1.0 >= 0x1p63 ? INT64_MAX : (int64_t)(top - 1.0)));
-      return;
-    }
+  if (GA_IS_INT(dt)) {   /* the arrays' cast: saturating, as the host's (ga_sat_f2i) */
+    ga_scalar_from_int(s, dt, (int64_t)ga_sat_f2i(v, 8 * GA_ITEMSIZE(dt), GA_KIND(dt) == 'i'));
+    return;
   }
   switch (dt) {
 #define GA_X_SETD(ID, name, ch, ct, cu, sz, kind) case GA_##ID: s->v_##name = (ct)v; break;

@@ -6,6 +6,7 @@
 #include "core/ga_backend.h"
 #include "core/ga_ewk.h"
 #include "binding/lga_kernarg.h"
+#include "binding/lga_kernobj.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,25 +22,26 @@ typedef struct lga_ewk {
 static const char *const ctor_options[] = {"name", "preamble", "loop_prep", "after_loop", "reduce_dims",
                                            "no_return", "return_tuple", NULL};
 
-static bool opt_bool(lua_State *L, int opts, const char *key, bool dflt) {
+static bool opt_bool(lua_State *L, const char *fname, int opts, const char *key, bool dflt) {
   if (!opts) return dflt;
   int t = lua_getfield(L, opts, key);
   bool v = dflt;
   if (t == LUA_TBOOLEAN) v = lua_toboolean(L, -1);
-  else if (t != LUA_TNIL) lga_errorf(L, "ElementwiseKernel", "option %s must be a boolean, got %s", key, luaL_typename(L, -1));
+  else if (t != LUA_TNIL) lga_errorf(L, fname, "option %s must be a boolean, got %s", key, luaL_typename(L, -1));
   lua_pop(L, 1);
   return v;
 }
 
 /* ga.ElementwiseKernel(in_params, out_params, operation [, name] [, options]) */
 static int l_ewk_new(lua_State *L) {
+  const char *fname = LGA_FNAME(L);
   int opts = 0;
   if (lua_type(L, 4) == LUA_TTABLE) opts = 4;
   else if (lua_type(L, 5) == LUA_TTABLE) opts = 5;
   else if (!lua_isnoneornil(L, 5))
-    return lga_errorf(L, "ElementwiseKernel", "options must be a table, got %s", luaL_typename(L, 5));
+    return lga_errorf(L, fname, "options must be a table, got %s", luaL_typename(L, 5));
   lua_settop(L, 5);
-  if (opts) lga_check_options(L, opts, "ElementwiseKernel", ctor_options);
+  if (opts) lga_check_options(L, opts, fname, ctor_options);
   int name_idx = 4;
   if (opts == 4 || (opts && lua_isnil(L, 4))) {   /* the name may come in the options */
     lua_getfield(L, opts, "name");
@@ -50,23 +52,23 @@ static int l_ewk_new(lua_State *L) {
   memset(e, 0, sizeof *e);
   lua_newtable(L);
   int texts = lua_gettop(L);
-  const char *in = lga_kernel_text(L, "ElementwiseKernel", 1, texts, "in_params", NULL, false);
-  const char *out = lga_kernel_text(L, "ElementwiseKernel", 2, texts, "out_params", NULL, false);
-  const char *op = lga_kernel_text(L, "ElementwiseKernel", 3, texts, "operation", NULL, false);
-  const char *name = lga_kernel_text(L, "ElementwiseKernel", name_idx, texts, "name", "kernel", false);
+  const char *in = lga_kernel_text(L, fname, 1, texts, "in_params", NULL, false);
+  const char *out = lga_kernel_text(L, fname, 2, texts, "out_params", NULL, false);
+  const char *op = lga_kernel_text(L, fname, 3, texts, "operation", NULL, false);
+  const char *name = lga_kernel_text(L, fname, name_idx, texts, "name", "kernel", false);
   const char *code[3];
   static const char *const code_keys[3] = {"preamble", "loop_prep", "after_loop"};
   for (int j = 0; j < 3; j++) {
     if (opts) lua_getfield(L, opts, code_keys[j]);
     else lua_pushnil(L);
-    code[j] = lga_kernel_text(L, "ElementwiseKernel", -1, texts, code_keys[j], "", false);
+    code[j] = lga_kernel_text(L, fname, -1, texts, code_keys[j], "", false);
     lua_pop(L, 1);
   }
   const char *pre = code[0], *prep = code[1], *after = code[2];
-  bool reduce = opt_bool(L, opts, "reduce_dims", true);
-  e->no_return = opt_bool(L, opts, "no_return", false);
-  e->return_tuple = opt_bool(L, opts, "return_tuple", false);
-  if (ga_ewk_init(&e->k, in, out, op, name, pre, prep, after, reduce)) return lga_fail(L, "ElementwiseKernel");
+  bool reduce = opt_bool(L, fname, opts, "reduce_dims", true);
+  e->no_return = opt_bool(L, fname, opts, "no_return", false);
+  e->return_tuple = opt_bool(L, fname, opts, "return_tuple", false);
+  if (ga_ewk_init(&e->k, in, out, op, name, pre, prep, after, reduce)) return lga_fail(L, fname);
   snprintf(e->fname, sizeof e->fname, "ElementwiseKernel '%s'", name);
   lua_setiuservalue(L, ud, 1);   /* the texts table */
   luaL_setmetatable(L, LGA_EWK_MT);
@@ -157,8 +159,8 @@ static int l_ewk_call(lua_State *L) {
 
 /* The compile-only path: a table of argument types (dtype names for
  * arrays, Lua values for scalars) stands for the arguments; arrays are
- * virtual (on "cuda:0", never touched), contiguous or transposed. */
-static ga_buffer virtual_buf = {1, 0, (void *)(uintptr_t)65536, 1 << 20, NULL, NULL, NULL};
+ * virtual (lga_virtual_array), 16 contiguous elements or a transposed
+ * 4 x 4 block. */
 
 static void virtual_call(lua_State *L, lga_ewk *e, ga_ewk_call *c, int *arch, const char *method) {
   const char *fname = e->fname;
@@ -189,18 +191,11 @@ static void virtual_call(lua_State *L, lga_ewk *e, ga_ewk_call *c, int *arch, co
   for (int a = 0; a < nargs; a++) {
     lua_rawgeti(L, 2, a + 1);
     if (lua_type(L, -1) == LUA_TSTRING) {
+      static const int64_t flat[1] = {16}, block[2] = {4, 4};
       int dt = lga_opt_dtype(L, -1, fname, -1);
-      ga_array *v = &va[a];
-      memset(v, 0, sizeof *v);
-      v->buf = &virtual_buf;
-      v->dtype = dt;
-      v->ndim = strided ? 2 : 1;
-      v->shape[0] = v->shape[1] = strided ? 4 : 16;
-      v->size = 16;
-      v->strides[0] = GA_ITEMSIZE(dt);
-      v->strides[1] = 4 * GA_ITEMSIZE(dt);   /* 4x4 transposed */
+      lga_virtual_array(L, fname, &va[a], dt, strided ? 2 : 1, strided ? block : flat, strided);
       ops[a].kind = GA_EWK_ARRAY;
-      ops[a].arr = v;
+      ops[a].arr = &va[a];
     } else {
       lga_kernel_operand(L, LGA_STATE(L), &e->k, e->fname, lua_gettop(L), a, &ops[a]);
     }
@@ -212,14 +207,11 @@ static void virtual_call(lua_State *L, lga_ewk *e, ga_ewk_call *c, int *arch, co
   int nin = e->k.nin;
   for (int j = 0; j < e->k.nout; j++) {
     if (nargs > nin) { outs[j] = (ga_array *)ops[nin + j].arr; continue; }
-    ga_array *v = &va[nin + j];
-    memset(v, 0, sizeof *v);
-    v->buf = &virtual_buf;
-    v->dtype = plan.dtype[nin + j];
-    ga_ewk_out_shape(&plan, &v->ndim, v->shape);
-    ga_shape_size(v->ndim, v->shape, GA_ITEMSIZE(v->dtype), &v->size);
-    ga_strides_c(v->ndim, v->shape, GA_ITEMSIZE(v->dtype), v->strides);
-    outs[j] = v;
+    int nd;
+    int64_t shape[GA_MAXDIM];
+    ga_ewk_out_shape(&plan, &nd, shape);
+    lga_virtual_array(L, fname, &va[nin + j], plan.dtype[nin + j], nd, shape, false);
+    outs[j] = &va[nin + j];
   }
   if (ga_ewk_build(&e->k, &plan, ops, outs, NULL, c)) lga_fail(L, fname);
   if (c->size == 0) lga_errorf(L, fname, "the loop is empty: nothing to generate");
@@ -246,25 +238,16 @@ static int l_ewk_compile(lua_State *L) {
   virtual_call(L, e, &c, &arch, "compile");
   char *src = ga_ewk_source(&c);
   if (!src) return lga_fail(L, e->fname);
-  char *image;
-  size_t size;
-  int is_ptx;
-  int rc = ga_compile(src, e->k.name, arch, NULL, 0, &image, &size, &is_ptx);
+  int n = lga_kernel_compile(L, src, e->k.name, arch, NULL, 0);
   free(src);
-  if (rc) return fail_call(L, e, &c);
-  free(image);
-  lua_pushinteger(L, (lua_Integer)size);
-  lua_pushboolean(L, is_ptx);
-  return 2;
+  return n < 0 ? fail_call(L, e, &c) : n;
 }
 
-/* Attributes (CuPy's names) and methods. */
-static int l_ewk_index(lua_State *L) {
+/* Attributes (CuPy's names). */
+static int l_ewk_attrs(lua_State *L) {
   lga_ewk *e = check_ewk(L, 1);
   const char *key = lua_tostring(L, 2);
   if (!key) return 0;
-  if (!strcmp(key, "source")) { lua_pushvalue(L, lua_upvalueindex(2)); return 1; }
-  if (!strcmp(key, "compile")) { lua_pushvalue(L, lua_upvalueindex(3)); return 1; }
   if (!strcmp(key, "nin")) { lua_pushinteger(L, e->k.nin); return 1; }
   if (!strcmp(key, "nout")) { lua_pushinteger(L, e->k.nout); return 1; }
   if (!strcmp(key, "nargs")) { lua_pushinteger(L, e->k.nin + e->k.nout); return 1; }
@@ -290,20 +273,9 @@ static int l_ewk_tostring(lua_State *L) {
 
 void lga_open_ewk(lua_State *L) {
   int mod = lua_gettop(L);
-  luaL_newmetatable(L, LGA_EWK_MT);
-  int mt = lua_gettop(L);
-  lua_getfield(L, mod, "_state");
-  lua_pushcclosure(L, l_ewk_call, 1);
-  lua_setfield(L, mt, "__call");
-  lua_getfield(L, mod, "_state");
-  lua_getfield(L, mod, "_state");
-  lua_pushcclosure(L, l_ewk_source, 1);
-  lua_getfield(L, mod, "_state");
-  lua_pushcclosure(L, l_ewk_compile, 1);
-  lua_pushcclosure(L, l_ewk_index, 3);
-  lua_setfield(L, mt, "__index");
-  lua_pushcfunction(L, l_ewk_tostring);
-  lua_setfield(L, mt, "__tostring");
+  static const luaL_Reg meta[] = {{"__call", l_ewk_call}, {"__tostring", l_ewk_tostring}, {NULL, NULL}};
+  static const luaL_Reg methods[] = {{"source", l_ewk_source}, {"compile", l_ewk_compile}, {NULL, NULL}};
+  lga_newclass(L, mod, LGA_EWK_MT, meta, methods, l_ewk_attrs);
   lua_setfield(L, mod, "ewk_mt");
   static const luaL_Reg fns[] = {{"ElementwiseKernel", l_ewk_new}, {NULL, NULL}};
   lga_setfuncs(L, fns, mod);

@@ -7,6 +7,7 @@
 #include "cuda/ga_cuda.h"
 #include "cuda/ga_cuda_raw.h"
 #include "binding/lga_kernarg.h"
+#include "binding/lga_kernobj.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +42,7 @@ typedef struct lga_scalar { ga_scalar v; int dtype; } lga_scalar;
 
 /* ga.scalar(value, dtype) */
 static int l_scalar_new(lua_State *L) {
-  const char *fn = "scalar";
+  const char *fn = LGA_FNAME(L);
   if (lua_isnoneornil(L, 2)) return lga_errorf(L, fn, "dtype is required, e.g. ga.scalar(5, \"int32\")");
   int dt = lga_opt_dtype(L, 2, fn, -1);
   lga_scalar *s = lua_newuserdatauv(L, sizeof *s, 0);
@@ -86,7 +87,7 @@ static void push_scalar_value(lua_State *L, const lga_scalar *s) {
   else lua_pushnumber(L, ga_load_double(s->v.bytes, s->dtype));
 }
 
-static int l_scalar_index(lua_State *L) {
+static int l_scalar_attrs(lua_State *L) {
   lga_scalar *s = luaL_checkudata(L, 1, SCALAR_MT);
   const char *key = lua_tostring(L, 2);
   if (key && !strcmp(key, "dtype")) { lua_pushstring(L, ga_dtypes[s->dtype].name); return 1; }
@@ -272,15 +273,8 @@ static int compile_module(lua_State *L, lga_rawmod *m, const char *fname, int op
     lua_pushboolean(L, m->len > 0 && m->code[m->len - 1] == 0);
     return 2;
   }
-  char *image;
-  size_t size;
-  int is_ptx;
-  if (ga_cuda_compile_opts(m->code, m->what, arch, (const char *const *)m->opts, m->nopts, &image, &size, &is_ptx))
-    return fail(L, fname, m);
-  free(image);
-  lua_pushinteger(L, (lua_Integer)size);
-  lua_pushboolean(L, is_ptx);
-  return 2;
+  int n = lga_kernel_compile(L, m->code, m->what, arch, (const char *const *)m->opts, m->nopts);
+  return n < 0 ? fail(L, fname, m) : n;
 }
 
 static int l_mod_compile(lua_State *L) {
@@ -320,7 +314,7 @@ static int l_mod_get_function(lua_State *L) {
   return 1;
 }
 
-static int l_mod_index(lua_State *L) {
+static int l_mod_attrs(lua_State *L) {
   lga_rawmod *m = check_mod(L, 1);
   const char *key = lua_tostring(L, 2);
   if (!key) return 0;
@@ -330,9 +324,7 @@ static int l_mod_index(lua_State *L) {
     return 1;
   }
   if (!strcmp(key, "options")) { push_options(L, m); return 1; }
-  lua_pushvalue(L, lua_upvalueindex(2));   /* methods */
-  lua_getfield(L, -1, key);
-  return 1;
+  return 0;
 }
 
 static int l_mod_tostring(lua_State *L) {
@@ -343,9 +335,10 @@ static int l_mod_tostring(lua_State *L) {
 
 /* ga.RawModule{code=... | path=..., options={...}} */
 static int l_mod_new(lua_State *L) {
+  const char *fname = LGA_FNAME(L);
   if (lua_type(L, 1) != LUA_TTABLE)
-    return lga_errorf(L, "RawModule", "expects a table {code = ..., options = {...}}, got %s", luaL_typename(L, 1));
-  new_module(L, 0, 1, "RawModule");
+    return lga_errorf(L, fname, "expects a table {code = ..., options = {...}}, got %s", luaL_typename(L, 1));
+  new_module(L, 0, 1, fname);
   return 1;
 }
 
@@ -494,7 +487,7 @@ static int l_fn_compile(lua_State *L) {
   return compile_module(L, m, f->fname, 2);
 }
 
-static int l_fn_index(lua_State *L) {
+static int l_fn_attrs(lua_State *L) {
   lga_rawmod *m;
   lga_rawfn *f = check_fn(L, 1, &m);
   const char *key = lua_tostring(L, 2);
@@ -507,7 +500,6 @@ static int l_fn_index(lua_State *L) {
   }
   if (!strcmp(key, "options")) { push_options(L, m); return 1; }
   if (!strcmp(key, "module")) { lua_getiuservalue(L, 1, 1); return 1; }
-  if (!strcmp(key, "compile")) { lua_pushvalue(L, lua_upvalueindex(2)); return 1; }
   return 0;
 }
 
@@ -520,44 +512,16 @@ static int l_fn_tostring(lua_State *L) {
 
 void lga_open_raw(lua_State *L) {
   int mod = lua_gettop(L);
-  /* typed scalars */
-  luaL_newmetatable(L, SCALAR_MT);
-  lua_pushcfunction(L, l_scalar_index);
-  lua_setfield(L, -2, "__index");
-  lua_pushcfunction(L, l_scalar_tostring);
-  lua_setfield(L, -2, "__tostring");
+  static const luaL_Reg smeta[] = {{"__tostring", l_scalar_tostring}, {NULL, NULL}};
+  lga_newclass(L, mod, SCALAR_MT, smeta, NULL, l_scalar_attrs);
   lua_pop(L, 1);
-  /* modules: __index = attributes, then the methods table */
-  luaL_newmetatable(L, RAWMOD_MT);
-  int mt = lua_gettop(L);
-  lua_pushcfunction(L, l_mod_gc);
-  lua_setfield(L, mt, "__gc");
-  lua_pushcfunction(L, l_mod_tostring);
-  lua_setfield(L, mt, "__tostring");
-  lua_getfield(L, mod, "_state");
-  lua_newtable(L);
+  static const luaL_Reg mmeta[] = {{"__gc", l_mod_gc}, {"__tostring", l_mod_tostring}, {NULL, NULL}};
   static const luaL_Reg mmeth[] = {{"compile", l_mod_compile}, {"get_function", l_mod_get_function}, {NULL, NULL}};
-  for (const luaL_Reg *r = mmeth; r->name; r++) {   /* lga_setfuncs reads _state from the target table */
-    lua_getfield(L, mod, "_state");
-    lua_pushcclosure(L, r->func, 1);
-    lua_setfield(L, -2, r->name);
-  }
-  lua_pushcclosure(L, l_mod_index, 2);
-  lua_setfield(L, mt, "__index");
+  lga_newclass(L, mod, RAWMOD_MT, mmeta, mmeth, l_mod_attrs);
   lua_setfield(L, mod, "rawmodule_mt");
-  /* kernels */
-  luaL_newmetatable(L, RAWFN_MT);
-  mt = lua_gettop(L);
-  lua_getfield(L, mod, "_state");
-  lua_pushcclosure(L, l_fn_call, 1);
-  lua_setfield(L, mt, "__call");
-  lua_pushcfunction(L, l_fn_tostring);
-  lua_setfield(L, mt, "__tostring");
-  lua_getfield(L, mod, "_state");
-  lua_getfield(L, mod, "_state");
-  lua_pushcclosure(L, l_fn_compile, 1);
-  lua_pushcclosure(L, l_fn_index, 2);
-  lua_setfield(L, mt, "__index");
+  static const luaL_Reg fmeta[] = {{"__call", l_fn_call}, {"__tostring", l_fn_tostring}, {NULL, NULL}};
+  static const luaL_Reg fmeth[] = {{"compile", l_fn_compile}, {NULL, NULL}};
+  lga_newclass(L, mod, RAWFN_MT, fmeta, fmeth, l_fn_attrs);
   lua_setfield(L, mod, "rawkernel_mt");
   static const luaL_Reg fns[] = {{"RawKernel", l_fn_new}, {"RawModule", l_mod_new}, {"scalar", l_scalar_new},
                                  {NULL, NULL}};

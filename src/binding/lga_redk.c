@@ -4,6 +4,7 @@
  * :source and :compile (no GPU needed). */
 #include "binding/lga_core.h"
 #include "binding/lga_kernarg.h"
+#include "binding/lga_kernobj.h"
 #include "core/ga_backend.h"
 #include "core/ga_redk.h"
 #include "base/ga_shape.h"
@@ -12,7 +13,7 @@
 #include <string.h>
 
 #define LGA_REDK_MT "gpuarray.ReductionKernel"
-#define CTOR "ReductionKernel"
+#define CLASS "ReductionKernel"   /* bad self: the class names itself */
 
 typedef struct lga_redk {
   ga_redk k;
@@ -24,6 +25,7 @@ static const char *const ctor_options[] = {"name", "reduce_type", "reduce_dims",
 /* ga.ReductionKernel(in_params, out_params, map_expr, reduce_expr,
  *                    post_map_expr, identity [, name] [, options]) */
 static int l_redk_new(lua_State *L) {
+  const char *CTOR = LGA_FNAME(L);
   int opts = 0;
   if (lua_type(L, 7) == LUA_TTABLE) opts = 7;
   else if (lua_type(L, 8) == LUA_TTABLE) opts = 8;
@@ -67,7 +69,7 @@ static int l_redk_new(lua_State *L) {
 
 static lga_redk *check_redk(lua_State *L, int idx) {
   lga_redk *r = luaL_testudata(L, idx, LGA_REDK_MT);
-  if (!r) lga_errorf(L, CTOR, "bad self (ReductionKernel expected, got %s)", luaL_typename(L, idx));
+  if (!r) lga_errorf(L, CLASS, "bad self (ReductionKernel expected, got %s)", luaL_typename(L, idx));
   return r;
 }
 
@@ -78,19 +80,25 @@ static void check_count(lua_State *L, lga_redk *r, int nargs) {
              nin == 1 ? "" : "s", np, nargs);
 }
 
-/* An NVRTC error: the log and the numbered source; one in the identity's
- * line says so. */
+/* Raise an NVRTC error of the source on the stack top: the log and the
+ * numbered source; one in the identity's line says so. */
+static int fail_compile(lua_State *L, lga_redk *r) {
+  int src = lua_gettop(L);
+  const char *fname = r->fname;
+  if (ga_redk_blame(lua_tostring(L, src), ga_errmsg()))
+    fname = lua_pushfstring(L, "%s: identity '%s' does not parse as a value of the reduce type", r->fname,
+                            r->k.identity);
+  return lga_fail_compile(L, fname, lua_tostring(L, src));
+}
+
+/* Raise the current error of a call (for a compile error, with the source) */
 static int fail_call(lua_State *L, lga_redk *r, const ga_redk_call *c) {
   if (ga_errcode() != GA_ENVRTC) return lga_fail(L, r->fname);
   char *src = ga_redk_source(c, 0, 132);
   if (!src) return lga_fail(L, r->fname);
   lua_pushstring(L, src);
   free(src);
-  const char *fname = r->fname;
-  if (ga_redk_blame(lua_tostring(L, -1), ga_errmsg()))
-    fname = lua_pushfstring(L, "%s: identity '%s' does not parse as a value of the reduce type", r->fname,
-                            r->k.identity);
-  return lga_fail_compile(L, fname, lua_tostring(L, fname == r->fname ? -1 : -2));
+  return fail_compile(L, r);
 }
 
 static const char *const call_options[] = {"axis", "keepdims", "out", NULL};
@@ -141,8 +149,7 @@ static int l_redk_call(lua_State *L) {
   return nout;
 }
 
-/* ---- compile-only: virtual arrays on "cuda:0", never touched ---- */
-static ga_buffer virtual_buf = {1, 0, (void *)(uintptr_t)65536, (size_t)1 << 40, NULL, NULL, NULL};
+/* ---- compile-only: virtual arrays (lga_virtual_array) ---- */
 
 static const char *const src_options[] = {"shape", "layout", "axis", "keepdims", "arch", "second", NULL};
 
@@ -182,20 +189,10 @@ static void virtual_call(lua_State *L, lga_redk *r, ga_redk_call *c, int *arch, 
     lua_rawgeti(L, 2, a + 1);
     if (lua_type(L, -1) == LUA_TSTRING && a < r->k.e.nin) {
       int dt = lga_opt_dtype(L, -1, fname, -1);
-      ga_array *v = &va[a];
-      memset(v, 0, sizeof *v);
-      v->buf = &virtual_buf;
-      v->dtype = dt;
-      v->ndim = ndim;
-      memcpy(v->shape, shape, sizeof(int64_t) * ndim);
-      /* the shape's bytes must fit for this dtype, as for a real array */
-      if (ga_shape_size(ndim, shape, GA_ITEMSIZE(dt), &v->size)) lga_fail(L, fname);
-      if (transposed)   /* F order: the same memory read transposed */
-        ga_strides_f(ndim, shape, GA_ITEMSIZE(dt), v->strides);
-      else
-        ga_strides_c(ndim, shape, GA_ITEMSIZE(dt), v->strides);
+      /* transposed: F order, the same memory read transposed */
+      lga_virtual_array(L, fname, &va[a], dt, ndim, shape, transposed);
       ops[a].kind = GA_EWK_ARRAY;
-      ops[a].arr = v;
+      ops[a].arr = &va[a];
     } else if (a >= r->k.e.nin) {
       lga_errorf(L, fname, "argument types: give the inputs only (outputs are allocated)");
     } else {
@@ -208,15 +205,8 @@ static void virtual_call(lua_State *L, lga_redk *r, ga_redk_call *c, int *arch, 
   ga_array *outs[GA_EWK_MAXARGS];
   int nin = r->k.e.nin;
   for (int j = 0; j < r->k.e.nout; j++) {
-    ga_array *v = &va[nin + j];
-    memset(v, 0, sizeof *v);
-    v->buf = &virtual_buf;
-    v->dtype = plan.p.dtype[nin + j];
-    v->ndim = plan.out_ndim;
-    memcpy(v->shape, plan.out_shape, sizeof(int64_t) * v->ndim);
-    if (ga_shape_size(v->ndim, v->shape, GA_ITEMSIZE(v->dtype), &v->size)) lga_fail(L, fname);
-    ga_strides_c(v->ndim, v->shape, GA_ITEMSIZE(v->dtype), v->strides);
-    outs[j] = v;
+    lga_virtual_array(L, fname, &va[nin + j], plan.p.dtype[nin + j], plan.out_ndim, plan.out_shape, false);
+    outs[j] = &va[nin + j];
   }
   if (ga_redk_build(&r->k, &plan, ops, outs, NULL, c)) lga_fail(L, fname);
   if (c->nout == 0) lga_errorf(L, fname, "the output is empty: nothing to generate");
@@ -246,28 +236,15 @@ static int l_redk_source(lua_State *L) {
 static int l_redk_compile(lua_State *L) {
   int arch;
   lga_redk *r = push_source(L, &arch, "compile");
-  char *image;
-  size_t size;
-  int is_ptx;
-  if (ga_compile(lua_tostring(L, -1), r->k.e.name, arch, NULL, 0, &image, &size, &is_ptx)) {
-    const char *fname = r->fname;
-    if (ga_errcode() == GA_ENVRTC && ga_redk_blame(lua_tostring(L, -1), ga_errmsg()))
-      fname = lua_pushfstring(L, "%s: identity '%s' does not parse as a value of the reduce type", r->fname,
-                              r->k.identity);
-    return lga_fail_compile(L, fname, lua_tostring(L, fname == r->fname ? -1 : -2));
-  }
-  free(image);
-  lua_pushinteger(L, (lua_Integer)size);
-  lua_pushboolean(L, is_ptx);
-  return 2;
+  int n = lga_kernel_compile(L, lua_tostring(L, -1), r->k.e.name, arch, NULL, 0);
+  if (n >= 0) return n;
+  return ga_errcode() == GA_ENVRTC ? fail_compile(L, r) : lga_fail_compile(L, r->fname, lua_tostring(L, -1));
 }
 
-static int l_redk_index(lua_State *L) {
+static int l_redk_attrs(lua_State *L) {
   lga_redk *r = check_redk(L, 1);
   const char *key = lua_tostring(L, 2);
   if (!key) return 0;
-  if (!strcmp(key, "source")) { lua_pushvalue(L, lua_upvalueindex(1)); return 1; }
-  if (!strcmp(key, "compile")) { lua_pushvalue(L, lua_upvalueindex(2)); return 1; }
   if (!strcmp(key, "nin")) { lua_pushinteger(L, r->k.e.nin); return 1; }
   if (!strcmp(key, "nout")) { lua_pushinteger(L, r->k.e.nout); return 1; }
   if (!strcmp(key, "nargs")) { lua_pushinteger(L, r->k.e.nin + r->k.e.nout); return 1; }
@@ -295,17 +272,9 @@ static int l_redk_tostring(lua_State *L) {
 
 void lga_open_redk(lua_State *L) {
   int mod = lua_gettop(L);
-  luaL_newmetatable(L, LGA_REDK_MT);
-  int mt = lua_gettop(L);
-  lua_getfield(L, mod, "_state");
-  lua_pushcclosure(L, l_redk_call, 1);
-  lua_setfield(L, mt, "__call");
-  lua_pushcfunction(L, l_redk_source);
-  lua_pushcfunction(L, l_redk_compile);
-  lua_pushcclosure(L, l_redk_index, 2);
-  lua_setfield(L, mt, "__index");
-  lua_pushcfunction(L, l_redk_tostring);
-  lua_setfield(L, mt, "__tostring");
+  static const luaL_Reg meta[] = {{"__call", l_redk_call}, {"__tostring", l_redk_tostring}, {NULL, NULL}};
+  static const luaL_Reg methods[] = {{"source", l_redk_source}, {"compile", l_redk_compile}, {NULL, NULL}};
+  lga_newclass(L, mod, LGA_REDK_MT, meta, methods, l_redk_attrs);
   lua_pop(L, 1);
   static const luaL_Reg fns[] = {{"ReductionKernel", l_redk_new}, {NULL, NULL}};
   lga_setfuncs(L, fns, mod);

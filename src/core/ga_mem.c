@@ -3,6 +3,7 @@
  * an ordinary aligned-malloc pool otherwise. */
 #include "base/ga_array.h"
 #include "core/ga_backend.h"
+#include "base/ga_scratch.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,16 +67,13 @@ int ga_buffer_new(int device, size_t nbytes, void *stream, ga_buffer **out) {
   int rc = be->set_device(device);
   if (rc) return rc;
   ga_pool *pool = ga_mem_pool(device);
-  if (!pool) return ga_err(GA_ENOMEM, "cannot create memory pool");
   ga_buffer *b = buffer_header();
   if (!b) return ga_err(GA_ENOMEM, "out of host memory");
   void *ptr;
-  int limit_hit = 0;
-  ga_block *blk = ga_pool_malloc(pool, nbytes, stream, &ptr, &limit_hit);
-  if (!blk) {
+  ga_block *blk;
+  if ((rc = ga_pool_take(pool, nbytes, stream, &blk, &ptr))) {
     buffer_header_free(b);
-    return ga_err(GA_ENOMEM, "out of memory allocating %zu bytes (pool used %zu, total %zu%s)", nbytes,
-                  ga_pool_used_bytes(pool), ga_pool_total_bytes(pool), limit_hit ? ", limit reached" : "");
+    return rc;
   }
   b->refcount = 1;
   b->device = device;

@@ -81,7 +81,7 @@ int ga_nonzero_run(const ga_array *x, bool flat, bool transposed, void *stream, 
   memset(out, 0, sizeof *out);
   ga_array f;
   bool ftmp = false;
-  ga_buffer *scratch = NULL;
+  ga_scratch scratch = {0};
   ga_nz_call c;
   memset(&c, 0, sizeof c);
   if (x->dtype == GA_BOOL && ga_is_c_contiguous(x)) {
@@ -108,12 +108,11 @@ int ga_nonzero_run(const ga_array *x, bool flat, bool transposed, void *stream, 
     c.out = (int64_t *)(void *)GA_DATA(out);
     c.s0 = transposed ? 8 : 8 * (int64_t)c.ndim;
     c.s1 = transposed ? 8 * count : 8;
-    rc = ga_backend_of(dev)->nonzero_fill(&c, scratch);
-    scratch = NULL;   /* fill frees it */
+    rc = ga_backend_of(dev)->nonzero_fill(&c, &scratch);
     if (rc) ga_array_release(out);
   }
 done:
-  if (scratch) ga_buffer_decref(scratch);
+  ga_scratch_put(&scratch);
   if (ftmp) ga_array_release(&f);
   return rc;
 }

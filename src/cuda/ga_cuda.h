@@ -5,6 +5,7 @@
 #define GA_CUDA_H
 #include "base/ga_array.h"
 #include "base/ga_pool.h"
+#include "base/ga_scratch.h"
 #include "base/ga_calls.h"
 
 /* Devices */
@@ -71,9 +72,9 @@ int ga_cuda_scan(const ga_scan_call *c);
  * the kernel's name.  NULL when the call does not use that pass. */
 char *ga_cuda_scan_source(const ga_scan_call *c, int pass, const char **name);
 /* nonzero keeps a per-call scratch (tile offsets) between the two steps:
- * count fills *scratch, fill consumes and frees it. */
-int ga_cuda_nonzero_count(const ga_nz_call *c, int64_t *count, ga_buffer **scratch);
-int ga_cuda_nonzero_fill(const ga_nz_call *c, ga_buffer *scratch);
+ * count fills it, fill reads it, the caller puts it back. */
+int ga_cuda_nonzero_count(const ga_nz_call *c, int64_t *count, ga_scratch *scratch);
+int ga_cuda_nonzero_fill(const ga_nz_call *c, const ga_scratch *scratch);
 char *ga_cuda_nonzero_source(int pass, const char **name);
 int ga_cuda_sort(const ga_sort_call *c);
 int ga_cuda_searchsorted(const ga_search_call *c);

@@ -202,10 +202,11 @@ int ga_cuda_scan(const ga_scan_call *c) {
   if (rc) return rc;
   sc_plan p;
   plan(c, &p);
-  ga_buffer *tb = NULL;
-  if (p.cpl > 1 && (rc = ga_buffer_new(c->device, (size_t)(p.lines * p.cpl) * ACC_MAX, c->stream, &tb))) return rc;
+  ga_scratch tb = {0};
+  if (p.cpl > 1 && (rc = ga_scratch_get(ga_cuda_pool(c->device), (size_t)(p.lines * p.cpl) * ACC_MAX, c->stream, &tb)))
+    return rc;
   const void *in = c->in;
-  void *out = c->out, *tot = tb ? tb->ptr : NULL;
+  void *out = c->out, *tot = tb.ptr;
   long long n = c->n, inner = c->inner, chunk = p.chunk, cpl = p.cpl, lines = p.lines;
   const size_t P = sizeof(void *), L = sizeof(long long);
   if (p.style == STYLE_ROW) {
@@ -241,7 +242,7 @@ int ga_cuda_scan(const ga_scan_call *c) {
   }
 done:
   /* the pool is stream-ordered: a later allocation on this stream runs after these kernels */
-  if (tb) ga_buffer_decref(tb);
+  ga_scratch_put(&tb);
   return rc;
 }
 
@@ -273,21 +274,20 @@ static int nz_kernel(int dev, int pass, void **kernel) {
   return ga_cuda_kernel_get(dev, &key, pass == 1 ? "ga_nzc" : "ga_nzf", gen_nz, &pass, kernel);
 }
 
-int ga_cuda_nonzero_count(const ga_nz_call *c, int64_t *count, ga_buffer **scratch) {
+int ga_cuda_nonzero_count(const ga_nz_call *c, int64_t *count, ga_scratch *tb) {
   int rc = ga_cuda_set_device(c->device);
   if (rc) return rc;
   long long n = c->n, ntiles = (c->n + NZ_TILE - 1) / NZ_TILE;
-  ga_buffer *tb;
-  if ((rc = ga_buffer_new(c->device, (size_t)ntiles * 8, c->stream, &tb))) return rc;
+  if ((rc = ga_scratch_get(ga_cuda_pool(c->device), (size_t)ntiles * 8, c->stream, tb))) return rc;
   void *kernel;
-  if ((rc = nz_kernel(c->device, 1, &kernel))) goto fail;
+  if ((rc = nz_kernel(c->device, 1, &kernel))) return rc;
   {
     const void *f = c->flags;
     void *cnt = tb->ptr;
     void *args[] = {&f, &n, &cnt, &ntiles};
     size_t sizes[] = {sizeof(void *), 8, sizeof(void *), 8};
     if ((rc = ga_cuda_enqueue(c->device, c->stream, kernel, grid_of(c->device, ntiles, 64), BLOCK, 0, 4, args, sizes)))
-      goto fail;
+      return rc;
   }
   /* the tile counts' inclusive scan, in place */
   ga_scan_call sc;
@@ -300,19 +300,15 @@ int ga_cuda_nonzero_count(const ga_nz_call *c, int64_t *count, ga_buffer **scrat
   sc.n = ntiles;
   sc.device = c->device;
   sc.stream = c->stream;
-  if ((rc = ga_cuda_scan(&sc))) goto fail;
+  if ((rc = ga_cuda_scan(&sc))) return rc;
   /* the one synchronisation: the count decides the result's size */
   long long total;
-  if ((rc = ga_cuda_memcpy(GA_CPU, &total, c->device, (char *)tb->ptr + (ntiles - 1) * 8, 8, c->stream, 1))) goto fail;
+  if ((rc = ga_cuda_memcpy(GA_CPU, &total, c->device, (char *)tb->ptr + (ntiles - 1) * 8, 8, c->stream, 1))) return rc;
   *count = total;
-  *scratch = tb;
   return GA_OK;
-fail:
-  ga_buffer_decref(tb);
-  return rc;
 }
 
-int ga_cuda_nonzero_fill(const ga_nz_call *c, ga_buffer *scratch) {
+int ga_cuda_nonzero_fill(const ga_nz_call *c, const ga_scratch *scratch) {
   int rc = ga_cuda_set_device(c->device);
   void *kernel = NULL;
   if (!rc) rc = nz_kernel(c->device, 2, &kernel);
@@ -327,6 +323,5 @@ int ga_cuda_nonzero_fill(const ga_nz_call *c, ga_buffer *scratch) {
     size_t sizes[] = {sizeof(void *), 8, sizeof(void *), 8, sizeof(void *), 8, 8, sizeof(int), sizeof sh};
     rc = ga_cuda_enqueue(c->device, c->stream, kernel, grid_of(c->device, ntiles, 64), BLOCK, 0, 9, args, sizes);
   }
-  ga_buffer_decref(scratch);
   return rc;
 }

@@ -152,12 +152,14 @@ int ga_cuda_sort(const ga_sort_call *c) {
   int kpt = kpt_for(dt, big, carry);
   int64_t tile = (int64_t)NT * kpt, ntiles = (N + tile - 1) / tile, M = 256 * ntiles;
   size_t esz = (size_t)GA_ITEMSIZE(dt), psz = big ? 8 : 4;
-  ga_buffer *tk = NULL, *pa = NULL, *pb = NULL, *cnt = NULL, *parts = NULL;
-  if (P > 1 && (rc = ga_buffer_new(dev, (size_t)N * esz, c->stream, &tk))) goto done;
-  if (carry && P > 1 && (rc = ga_buffer_new(dev, (size_t)N * psz, c->stream, &pa))) goto done;
-  if (carry && P > 2 && (rc = ga_buffer_new(dev, (size_t)N * psz, c->stream, &pb))) goto done;
-  if ((rc = ga_buffer_new(dev, (size_t)M * psz, c->stream, &cnt))) goto done;
-  if ((rc = ga_buffer_new(dev, (size_t)((ntiles + SCAN_TPC - 1) / SCAN_TPC) * 256 * psz, c->stream, &parts))) goto done;
+  ga_pool *pool = ga_cuda_pool(dev);
+  ga_scratch tk = {0}, pa = {0}, pb = {0}, cnt = {0}, parts = {0};
+  if (P > 1 && (rc = ga_scratch_get(pool, (size_t)N * esz, c->stream, &tk))) goto done;
+  if (carry && P > 1 && (rc = ga_scratch_get(pool, (size_t)N * psz, c->stream, &pa))) goto done;
+  if (carry && P > 2 && (rc = ga_scratch_get(pool, (size_t)N * psz, c->stream, &pb))) goto done;
+  if ((rc = ga_scratch_get(pool, (size_t)M * psz, c->stream, &cnt))) goto done;
+  if ((rc = ga_scratch_get(pool, (size_t)((ntiles + SCAN_TPC - 1) / SCAN_TPC) * 256 * psz, c->stream, &parts)))
+    goto done;
   {
     const void *kin = c->src, *pin = NULL;
     long long n64 = N, rowlen = c->n;
@@ -165,19 +167,19 @@ int ga_cuda_sort(const ga_sort_call *c) {
     unsigned nt = (unsigned)ntiles;
     for (int p = 0; p < P; p++) {
       int last = p == P - 1, odd = (P - 1 - p) % 2;
-      void *kout = odd ? tk->ptr : c->dst;
-      void *pout = last ? (void *)c->idx : !carry ? NULL : odd ? pa->ptr : (pb ? pb->ptr : pa->ptr);
+      void *kout = odd ? tk.ptr : c->dst;
+      void *pout = last ? (void *)c->idx : !carry ? NULL : odd ? pa.ptr : (pb.ptr ? pb.ptr : pa.ptr);
       s_gen gh = {K_HIST, dt, big, p >= kb ? 2 : 0, 0, kpt};
       s_gen gs = {K_SCATTER, dt, big, !carry ? 0 : p == 0 ? 1 : 2, last ? (c->idx ? 2 : 0) : carry, kpt};
       void *kh, *ks;
       if ((rc = get_kernel(dev, &gh, &kh)) || (rc = get_kernel(dev, &gs, &ks))) goto done;
       int byte = p;
-      void *cp = cnt->ptr;
+      void *cp = cnt.ptr;
       void *ha[7] = {&kin, &pin, big ? (void *)&n64 : (void *)&n32, &byte, &rowlen, &cp, &nt};
       size_t hs[7] = {sizeof(void *), sizeof(void *), big ? 8 : 4, sizeof byte, sizeof rowlen, sizeof(void *),
                       sizeof nt};
       if ((rc = ga_cuda_enqueue(dev, c->stream, kh, nt, NT, 0, 7, ha, hs))) goto done;
-      if ((rc = run_scan(dev, c->stream, big, cnt->ptr, ntiles, parts->ptr))) goto done;
+      if ((rc = run_scan(dev, c->stream, big, cnt.ptr, ntiles, parts.ptr))) goto done;
       void *sa[9] = {&kin, &kout, &pin, &pout, big ? (void *)&n64 : (void *)&n32, &byte, &rowlen, &cp, &nt};
       size_t ss[9] = {sizeof(void *), sizeof(void *), sizeof(void *), sizeof(void *), big ? 8 : 4, sizeof byte,
                       sizeof rowlen, sizeof(void *), sizeof nt};
@@ -187,11 +189,11 @@ int ga_cuda_sort(const ga_sort_call *c) {
     }
   }
 done:
-  if (tk) ga_buffer_decref(tk);
-  if (pa) ga_buffer_decref(pa);
-  if (pb) ga_buffer_decref(pb);
-  if (cnt) ga_buffer_decref(cnt);
-  if (parts) ga_buffer_decref(parts);
+  ga_scratch_put(&tk);
+  ga_scratch_put(&pa);
+  ga_scratch_put(&pb);
+  ga_scratch_put(&cnt);
+  ga_scratch_put(&parts);
   return rc;
 }
 

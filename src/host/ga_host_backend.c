@@ -4,12 +4,12 @@
 #include "host/ga_host.h"
 #include <string.h>
 
-static int nz_count(const ga_nz_call *c, int64_t *count, ga_buffer **scratch) {
-  *scratch = NULL;
+static int nz_count(const ga_nz_call *c, int64_t *count, ga_scratch *scratch) {
+  (void)scratch;
   return ga_host_nonzero_count(c, count);
 }
 
-static int nz_fill(const ga_nz_call *c, ga_buffer *scratch) {
+static int nz_fill(const ga_nz_call *c, const ga_scratch *scratch) {
   (void)scratch;
   return ga_host_nonzero_fill(c);
 }

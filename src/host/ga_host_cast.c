@@ -7,6 +7,7 @@
  * GPU and its reference agree (CuPy gives 0 for -2.0 -> uint8 too; NumPy
  * on x86 gives 254). */
 #include "host/ga_host.h"
+#include "base/ga_checked.h"
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -40,17 +41,6 @@ static const char hc_kind[GA_NDTYPES] = {
 /* Float -> integer of `bits` bits: truncate, saturate, NaN -> 0, written
  * as selects so that the loops vectorise.  Returns the two's-complement bit
  * pattern; the caller's cast keeps the low bits. */
-static inline uint64_t hc_f2i(double v, int bits, bool sgn) {
-  double top = ldexp(1.0, sgn ? bits - 1 : bits);          /* first value too big */
-  double lo = sgn ? -top : 0.0;
-  double hi = bits < 64 ? top - 1.0 : top - (sgn ? 1024.0 : 2048.0);  /* largest exact below top */
-  uint64_t max = UINT64_MAX >> (64 - bits + sgn);
-  v = v == v ? v : 0.0;
-  double c = v < lo ? lo : v > hi ? hi : v;
-  uint64_t r = bits <= 32 ? (sgn ? (uint64_t)(int64_t)(int32_t)c : (uint64_t)(uint32_t)c)
-                          : (sgn ? (uint64_t)(int64_t)c : (uint64_t)c);
-  return v >= top ? max : r;
-}
 
 /* One element.  The kind tests are constants per function, so each
  * instance keeps one branch; the others must still compile for all types. */
@@ -58,7 +48,7 @@ static inline uint64_t hc_f2i(double v, int bits, bool sgn) {
   (hc_kind[GA_##TO] == 'b' ? (toct)((x) != 0)                                 \
    : (hc_kind[GA_##FROM] == 'f' || hc_kind[GA_##FROM] == 'c') &&              \
          (hc_kind[GA_##TO] == 'i' || hc_kind[GA_##TO] == 'u')                 \
-       ? (toct)hc_f2i((double)creal(x), 8 * (int)sizeof(toct), hc_kind[GA_##TO] == 'i') \
+       ? (toct)ga_sat_f2i((double)creal(x), 8 * (int)sizeof(toct), hc_kind[GA_##TO] == 'i') \
        : (toct)(x))
 
 /* Typed loads and stores when aligned (gcc turns a memcpy of a complex

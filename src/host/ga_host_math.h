@@ -325,6 +325,17 @@ static inline float ga_nextafter_f32(float a, float b, int size) {
   return size == 2 ? ga_nextafter_half_(a, b) : nextafterf(a, b);
 }
 static inline double ga_nextafter_f64(double a, double b, int size) { (void)size; return nextafter(a, b); }
+/* NumPy's spacing: the step to the next value away from zero (toward +inf
+ * for +-0), NaN for inf; float16 (npy_half_spacing) always steps toward
+ * +inf, so a negative float16 gets a positive spacing */
+static inline float ga_spacing_f32(float a, int size) {
+  if (isinf(a)) return NAN;
+  return ga_nextafter_f32(a, size == 2 || !(a < 0) ? INFINITY : -INFINITY, size) - a;
+}
+static inline double ga_spacing_f64(double a, int size) {
+  if (isinf(a)) return NAN;
+  return ga_nextafter_f64(a, !(a < 0) ? INFINITY : -INFINITY, size) - a;
+}
 
 /* int64 against uint64, exactly: a negative int64 is below every uint64 */
 static inline bool ga_lt_i64u64(int64_t a, uint64_t b) { return a < 0 || (uint64_t)a < b; }
@@ -506,6 +517,7 @@ GA_FOR_C(GA_DEF_C)
 #define ga_copysign(a, b) GA_GEN(a, GA__F(ga_copysign))(a, b)
 #define ga_heaviside(a, b) GA_GEN(a, GA__F(ga_heaviside))(a, b)
 #define ga_nextafter(a, b, size) GA_GEN(a, GA__F(ga_nextafter))(a, b, size)
+#define ga_spacing(a, size) GA_GEN(a, GA__F(ga_spacing))(a, size)
 #define ga_ldexp(a, n) GA_GEN(a, GA__F(ga_ldexp))(a, n)
 #define ga_frexp(a, e) GA_GEN(a, GA__F(ga_frexp))(a, e)
 #define ga_modf(a, ip) GA_GEN(a, GA__F(ga_modf))(a, ip)

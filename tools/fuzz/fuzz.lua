@@ -763,6 +763,21 @@ local function check_pools(n, fam, src, base)
   end
 end
 
+-- Fixed cases, run before the random ones in every run (not with
+-- FUZZ_CASE): regressions that random cases find only by luck.  The deep
+-- ones keep a value per level on the Lua stack: under the checked
+-- interpreter (Lua's API checks on) a missing lua_checkstack aborts here,
+-- in the main thread and in a coroutine, whose stack starts small.
+local ONES32 = "{" .. ("1, "):rep(31) .. "1}"
+local FIXED = {
+  "touch(ga.array(deep(32)))",
+  "touch(ga.array(deep(32), 'complex128'))",
+  "try(ga.array, deep(33))",
+  "local x = ga.ones(" .. ONES32 .. ", 'complex128')\nlocal s, t = tostring(x), x:totable()",
+  "local x = ga.ones(" .. ONES32 .. ", 'bool')\ncoroutine.wrap(function()\n" ..
+    "  local s, t = tostring(x), x:totable()\n  touch(ga.array(deep(32), 'int8'))\nend)()",
+}
+
 local function main()
   open_log()
   io.stderr:write(string.format("fuzz: seed %d, %s s, families %s%s\n", SEED,
@@ -775,6 +790,14 @@ local function main()
   local clock0 = os.clock()
   local counts, errors, slow = {}, 0, 0
   local first, last = ONLY_CASE or 1, ONLY_CASE or MAX_CASES
+  if not ONLY_CASE then
+    for i, src in ipairs(FIXED) do
+      local compiled, ok, msg = run_case(-i, "fixed", src)
+      if not compiled then fail(-i, "fixed", src, ok) end
+      if not ok and not src:find("^try") then fail(-i, "fixed", src, "raised: " .. tostring(msg)) end
+      check_pools(-i, "fixed", src, base)
+    end
+  end
   local n = first - 1
   while n < last do
     n = n + 1

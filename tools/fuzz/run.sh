@@ -21,7 +21,11 @@ if [ "$rc" -ne 0 ]; then
   seed=$(sed -n 's/^seed \([0-9-]*\).*/\1/p' "$log" | head -n 1)
   n=$(printf '%s\n' "$last" | sed -n 's/^case \([0-9]*\).*/\1/p')
   same="FUZZ_SKIP=${FUZZ_SKIP:-default}${FUZZ_ONLY:+ FUZZ_ONLY=$FUZZ_ONLY}"
-  echo "fuzz: reproduce with: make fuzz SEED=$seed FUZZ_CASE=$n $same" \
-       "(that case alone; without FUZZ_CASE to replay the run)" >&2
+  if [ -z "$n" ]; then   # a fixed case (numbered -1, -2, ...): every run starts with them
+    echo "fuzz: a fixed case (tools/fuzz/fuzz.lua, FIXED); reproduce with: make fuzz FUZZ_SECONDS=1" >&2
+  else
+    echo "fuzz: reproduce with: make fuzz SEED=$seed FUZZ_CASE=$n $same" \
+         "(that case alone; without FUZZ_CASE to replay the run)" >&2
+  fi
 fi
 exit "$rc"
