@@ -240,10 +240,11 @@ int ga_cuda_red_run(const ga_cred *c) {
   int nsm = sms(c->device);
   ga_cuda_red_plan(c, &s, nsm);
   if (s.kind == GA_CRED_ROW && s.nseg > 1 && (rc = refine_split(&s, nsm))) return rc;
-  ga_buffer *part = NULL;
-  if (s.nseg > 1 && (rc = ga_buffer_new(c->device, acc_size(c) * (size_t)(c->nout * s.nseg), c->stream, &part)))
+  ga_scratch part = {0};   /* the segments' accumulators */
+  if (s.nseg > 1 &&
+      (rc = ga_scratch_get(ga_cuda_pool(c->device), acc_size(c) * (size_t)(c->nout * s.nseg), c->stream, &part)))
     return rc;
-  void *pp = part ? part->ptr : NULL;
+  void *pp = part.ptr;
   if (s.kind == GA_CRED_COL) {
     int64_t bx = (c->nout + 32 * s.v - 1) / (32 * s.v);
     if (bx > INT32_MAX) { rc = ga_err(GA_EINVAL, "reduction too large"); goto done; }
@@ -260,6 +261,6 @@ int ga_cuda_red_run(const ga_cred *c) {
     rc = launch(&f, pp, (unsigned)bx, 1);
   }
 done:
-  if (part) ga_buffer_decref(part);
+  ga_scratch_put(&part);
   return rc;
 }
