@@ -1,24 +1,17 @@
-/* ReductionKernel on CUDA: the built-in reductions' kernel shapes
- * (ga_cuda_reduce.c), generalised to several inputs and outputs and to the
- * user's map/reduce/post expressions:
- *  - ROW: a group of G threads per output (or per segment of a long one);
- *    when the reduced dimension is contiguous in every input (or constant
- *    along it), U steps of 16-byte vector loads in flight per thread;
- *  - COL: the kept innermost dimension contiguous in every input: 32 x 8
- *    threads, x over V consecutive outputs (vector loads along the row), y
- *    over the reduced positions, combined through shared memory;
- *  - split reductions write partial accumulators and a second kernel
- *    (FIN_ROW: a warp per output, FIN_COL: a thread per output) combines
- *    them and post-maps.
- * Combining trees are fixed for a call and device: the same bits every run.
- * The accumulator is acc_s {_type_reduce v; long long i;} so that the
- * group-combining code of ga_cuda_reduce.c serves both (i is unused here);
- * warp shuffles move it word by word (any reduce type). */
+/* ReductionKernel on CUDA: the reduction pipeline of the built-in
+ * reductions (ga_cuda_red.h says the kernel shapes) with several inputs and
+ * outputs and the user's map/reduce/post expressions.  This file describes
+ * a call and emits its per-call parts: the user's functions and the macros
+ * of kernels/ga_reduce.cuh (each array input loaded and folded, inputs
+ * constant along a contiguous row read once per output, every output
+ * post-mapped).  The accumulator is acc_s {_type_reduce v; long long i;},
+ * moved between lanes word by word (kernels/ga_redk.cuh).  In the kernel,
+ * array a is _ga_p<a> and scalar a is _ga_s<a>: the user's names live only
+ * in the map and post functions, where no kernel variable hides them, and
+ * the macros' parameters are _ga_ names, which no type placeholder has. */
 #include "cuda/ga_cuda_internal.h"
-#include "cuda/ga_cuda_kernel.h"
-#include "cuda/ga_cuda_queue.h"
-#include "base/ga_diskcache.h"
 #include "cuda/ga_cuda_red.h"
+#include "base/ga_diskcache.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,22 +20,7 @@ extern const char ga_kernel_ga_types[];
 extern const char ga_kernel_ga_ewk[];
 extern const char ga_kernel_ga_redk[];
 
-#define BLOCK 256
-#define U 4                /* loads in flight per thread and step */
-#define CTY (BLOCK / 32)   /* COL: threads along the reduced axis */
-#define IDX32_LIMIT ((int64_t)INT32_MAX - (1 << 22))
-enum { K_ROW, K_COL, K_FIN_ROW, K_FIN_COL };
-
-typedef struct rk_shape {
-  const ga_redk_call *c;
-  int kind, g, v, contig, idx64;
-  int64_t nseg, seg;
-} rk_shape;
-
-static int64_t iabs64(int64_t v) { return v < 0 ? -v : v; }
 static bool is_arr(const ga_redk_call *c, int a) { return c->arg[a].kind == GA_REDK_ARRAY; }
-static int isz(const ga_redk_call *c, int a) { return GA_ITEMSIZE(c->arg[a].dtype); }
-static size_t acc_size(const ga_redk_call *c) { return ((size_t)GA_ITEMSIZE(c->red_dtype) + 7) / 8 * 8 + 8; }
 
 /* the C type name a parameter is declared with */
 static const char *tname(const ga_redk_call *c, int a) {
@@ -51,73 +29,17 @@ static const char *tname(const ga_redk_call *c, int a) {
   return c->k->e.tnames[p->tvar];
 }
 
-static int needs_idx64(const ga_redk_call *c) {
-  if (c->nout * (c->nred > 0 ? c->nred : 1) >= IDX32_LIMIT || (int64_t)acc_size(c) * c->nout * 1024 >= IDX32_LIMIT)
-    return 1;
-  for (int a = 0; a < c->nargs; a++) {
-    if (!is_arr(c, a)) continue;
-    int64_t span = isz(c, a);
-    for (int d = 0; d < c->ondim; d++) span += (c->oshape[d] - 1) * iabs64(c->arg[a].so[d]);
-    if (a < c->k->e.nin)
-      for (int d = 0; d < c->rndim; d++) span += (c->rshape[d] > 0 ? c->rshape[d] - 1 : 0) * iabs64(c->arg[a].sr[d]);
-    if (span >= IDX32_LIMIT) return 1;
-  }
-  return 0;
-}
-
-static void plan(const ga_redk_call *c, rk_shape *s, int nsm) {
-  memset(s, 0, sizeof *s);
-  s->c = c;
-  s->idx64 = needs_idx64(c);
-  s->v = 1;
-  s->nseg = 1;
-  s->seg = c->nred > 0 ? c->nred : 1;
-  int nin = c->k->e.nin, last = c->ondim - 1, maxsz = 1;
-  bool rcontig = c->rndim == 1, ocontig = true, any = false;
-  for (int a = 0; a < nin; a++) {
-    if (!is_arr(c, a)) continue;
-    if (isz(c, a) > maxsz) maxsz = isz(c, a);
-    int64_t sr = c->arg[a].sr[0];
-    rcontig = rcontig && (sr == 0 || sr == isz(c, a));
-    any = any || sr == isz(c, a);
-    ocontig = ocontig && c->arg[a].so[last] == isz(c, a);
-  }
-  rcontig = rcontig && any;
-  if (c->nout >= 32 && c->oshape[last] >= 32 && ocontig && !rcontig && c->nred > 0) {
-    s->kind = K_COL;
-    int v = 16 / maxsz > 4 ? 4 : 16 / maxsz;
-    bool ok = c->oshape[last] % v == 0;
-    for (int a = 0; a < nin && ok; a++) {
-      if (!is_arr(c, a)) continue;
-      int64_t al = (int64_t)v * isz(c, a);
-      ok = (uintptr_t)c->arg[a].data % (uintptr_t)al == 0;
-      for (int d = 0; d < last && ok; d++) ok = c->arg[a].so[d] % al == 0;
-      for (int d = 0; d < c->rndim && ok; d++) ok = c->arg[a].sr[d] % al == 0;
-    }
-    s->v = ok ? v : 1;
-    ga_cuda_red_col_split(c->nout, c->nred, s->v, nsm, &s->seg, &s->nseg);
-    return;
-  }
-  s->kind = K_ROW;
-  int64_t n = c->nred;
-  s->g = n >= 2048 ? 256 : n >= 512 ? 128 : n >= 128 ? 64 : n >= 16 ? 32 : 1;
-  if (rcontig && s->g > 1) {
-    int v = 16 / maxsz;
-    bool ok = n >= (int64_t)s->g * v;
-    for (int a = 0; a < nin && ok; a++) {
-      if (!is_arr(c, a) || c->arg[a].sr[0] == 0) continue;
-      int64_t al = (int64_t)v * isz(c, a);
-      ok = (uintptr_t)c->arg[a].data % (uintptr_t)al == 0;
-      for (int d = 0; d < c->ondim && ok; d++) ok = c->arg[a].so[d] % al == 0;
-    }
-    if (ok && v > 1) { s->v = v; s->contig = 1; }
-  }
-  ga_cuda_red_split(n, c->nout * s->g, s->g, s->v, nsm, &s->seg, &s->nseg);   /* as the built-in reductions */
+/* row of argument a among the arrays (ix.so, ix.sr, arr[]) */
+static int arr_row(const ga_redk_call *c, int a) {
+  int j = 0;
+  for (int x = 0; x < a; x++) j += is_arr(c, x);
+  return j;
 }
 
 /* ---- source ---- */
 
-static void gen_prelude(ga_strbuf *b, const ga_redk_call *c) {
+static void gen_prelude(ga_strbuf *b, const ga_cred_shape *s) {
+  const ga_redk_call *c = s->c->call;
   const ga_redk *k = c->k;
   int nin = k->e.nin;
   ga_sb_puts(b, ga_kernel_ga_types);
@@ -141,275 +63,179 @@ static void gen_prelude(ga_strbuf *b, const ga_redk_call *c) {
     if (!is_arr(c, a)) ga_sb_printf(b, ", const %s %s", tname(c, a), k->e.p[a].name);
   ga_sb_printf(b, ", const ga_ind<long long> &_in_ind, const ga_ind<long long> &_out_ind) {\n"
                "  (void)_in_ind; (void)_out_ind;\n%s\n;\n}\n", k->post_map_expr);
-  ga_sb_puts(b, ga_kernel_ga_redk);
 }
 
-/* the index struct: kept and reduced shapes, every array's strides */
-static void gen_ix(ga_strbuf *b, const ga_redk_call *c, const char *IT) {
-  int na = 0, ni = 0;
-  for (int a = 0; a < c->nargs; a++)
-    if (is_arr(c, a)) { na++; ni += a < c->k->e.nin; }
-  ga_sb_printf(b, "struct _ga_rx { %s oshape[%d], rshape[%d], so[%d][%d], sr[%d][%d]; };\n", IT, c->ondim,
-               c->rndim, na, c->ondim, ni > 0 ? ni : 1, c->rndim);
-}
+/* How input a reaches _ga_map: a value read once (hoisted), element k of
+ * its u-th vector, element t of its row, or at the reduced offsets */
+typedef enum { V_VEC, V_ROW, V_STRIDED } vform;
 
-/* row of array a in ix.so / ix.sr */
-static int so_row(const ga_redk_call *c, int a) {
-  int j = 0;
-  for (int x = 0; x < a; x++) j += is_arr(c, x);
-  return j;
-}
-
-/* _ga_o<a>: byte offset of kept position `o` for every array */
-static void gen_odecomp(ga_strbuf *b, const ga_redk_call *c, const char *IT, const char *o, const char *ind) {
-  for (int a = 0; a < c->nargs; a++)
-    if (is_arr(c, a)) ga_sb_printf(b, "%s%s _ga_o%d = 0;\n", ind, IT, a);
-  ga_sb_printf(b, "%s{ %s q = %s;\n", ind, IT, o);
-  for (int d = c->ondim - 1; d >= 0; d--) {
-    if (d > 0) ga_sb_printf(b, "%s  { %s t = q / ix.oshape[%d], x = q - t * ix.oshape[%d]; q = t;", ind, IT, d, d);
-    else ga_sb_printf(b, "%s  { %s x = q;", ind, IT);
-    for (int a = 0; a < c->nargs; a++)
-      if (is_arr(c, a)) ga_sb_printf(b, " _ga_o%d += x * ix.so[%d][%d];", a, so_row(c, a), d);
-    ga_sb_puts(b, " }\n");
-  }
-  ga_sb_printf(b, "%s}\n", ind);
-}
-
-/* _ga_r<a>: byte offset of reduced position `r` for every array input */
-static void gen_rdecomp(ga_strbuf *b, const ga_redk_call *c, const char *IT, const char *r, const char *ind) {
-  int nin = c->k->e.nin;
-  for (int a = 0; a < nin; a++)
-    if (is_arr(c, a)) ga_sb_printf(b, "%s%s _ga_r%d = 0;\n", ind, IT, a);
-  ga_sb_printf(b, "%s{ %s q = %s;\n", ind, IT, r);
-  for (int d = c->rndim - 1; d >= 0; d--) {
-    if (d > 0) ga_sb_printf(b, "%s  { %s t = q / ix.rshape[%d], x = q - t * ix.rshape[%d]; q = t;", ind, IT, d, d);
-    else ga_sb_printf(b, "%s  { %s x = q;", ind, IT);
-    for (int a = 0; a < nin; a++)
-      if (is_arr(c, a)) ga_sb_printf(b, " _ga_r%d += x * ix.sr[%d][%d];", a, so_row(c, a), d);
-    ga_sb_puts(b, " }\n");
-  }
-  ga_sb_printf(b, "%s}\n", ind);
-}
-
-/* _ga_map(...) with each array input's value given by fmt ("%d" = a, "%s" = its type) */
-typedef enum { V_STRIDED, V_VEC, V_TAIL } vform;
-
-static void gen_map_call(ga_strbuf *b, const rk_shape *s, vform f, const char *acc, const char *has) {
-  const ga_redk_call *c = s->c;
-  ga_sb_printf(b, "r_fold(%s, %s, _ga_map(", acc, has);
+static void gen_fold(ga_strbuf *b, const ga_cred_shape *s, vform f) {
+  const ga_redk_call *c = s->c->call;
+  ga_sb_puts(b, "r_fold(_ga_a, _ga_has, _ga_map(");
   for (int a = 0; a < c->k->e.nin; a++) {
     if (a) ga_sb_puts(b, ", ");
-    const char *T = tname(c, a);
-    if (!is_arr(c, a)) { ga_sb_puts(b, c->k->e.p[a].name); continue; }
-    bool hoisted = s->kind == K_ROW && s->contig && c->arg[a].sr[0] == 0;
-    if (hoisted) ga_sb_printf(b, "_ga_h%d", a);
-    else if (f == V_VEC) ga_sb_printf(b, "_ga_w%d[u].v[k]", a);
-    else if (f == V_TAIL) ga_sb_printf(b, "((const %s *)(_ga_p%d + _ga_o%d))[t]", T, a, a);
-    else ga_sb_printf(b, "*(const %s *)(_ga_p%d + _ga_o%d + _ga_r%d)", T, a, a, a);
+    if (!is_arr(c, a)) ga_sb_printf(b, "_ga_s%d", a);
+    else if (ga_cred_hoisted(s, arr_row(c, a))) ga_sb_printf(b, "_ga_h%d", a);
+    else if (f == V_VEC) ga_sb_printf(b, "_ga_w%d[_ga_u].v[_ga_k]", a);
+    else if (f == V_ROW) ga_sb_printf(b, "_ga_row%d[_ga_t]", a);
+    else ga_sb_printf(b, "*(const %s *)(_ga_p%d + _ga_o%d + _ga_r%d)", tname(c, a), a, a, a);
   }
   ga_sb_puts(b, "));\n");
 }
 
-/* post-map the accumulator `acc` into every output; `extra`: a byte
- * offset added to each output's (COL's k-th output) or "" */
-static void gen_store(ga_strbuf *b, const ga_redk_call *c, const char *acc, bool col, const char *ind) {
+/* _ga_post of the accumulator into every output (COL: the k-th of a thread's) */
+static void gen_store(ga_strbuf *b, const ga_redk_call *c, bool col) {
   int nin = c->k->e.nin;
-  ga_sb_printf(b, "%s_ga_post(%s.v", ind, acc);
+  ga_sb_puts(b, "{ _ga_post(_ga_a.v");
   for (int a = nin; a < c->nargs; a++) {
-    if (col) ga_sb_printf(b, ", *(%s *)(_ga_p%d + _ga_o%d + k * ix.so[%d][%d])", tname(c, a), a, a, so_row(c, a), c->ondim - 1);
+    if (col) ga_sb_printf(b, ", *(%s *)(_ga_p%d + _ga_o%d + (_ga_k) * ix.so[%d][%d])", tname(c, a), a, a, arr_row(c, a), c->ondim - 1);
     else ga_sb_printf(b, ", *(%s *)(_ga_p%d + _ga_o%d)", tname(c, a), a, a);
   }
   for (int a = 0; a < nin; a++)
-    if (!is_arr(c, a)) ga_sb_printf(b, ", %s", c->k->e.p[a].name);
-  ga_sb_puts(b, ", _in_ind, _out_ind);\n");
+    if (!is_arr(c, a)) ga_sb_printf(b, ", _ga_s%d", a);
+  ga_sb_puts(b, ", _in_ind, _out_ind); }\n");
 }
 
-static void gen_signature(ga_strbuf *b, const ga_redk_call *c, const char *IT) {
+/* GA_<X>DECL and GA_<X>ADD: offsets `_ga_<x><a>` of the arrays (kept
+ * dims: every array; reduced dims: the array inputs) */
+static void gen_offsets(ga_strbuf *b, const ga_redk_call *c, char X, char x, int narg, const char *st) {
+  ga_sb_printf(b, "#define GA_%cDECL", X);
+  for (int a = 0; a < narg; a++)
+    if (is_arr(c, a)) ga_sb_printf(b, " ga_idx _ga_%c%d = 0;", x, a);
+  ga_sb_printf(b, "\n#define GA_%cADD(_ga_x, _ga_d)", X);
+  for (int a = 0; a < narg; a++)
+    if (is_arr(c, a)) ga_sb_printf(b, " _ga_%c%d += (_ga_x) * ix.%s[%d][_ga_d];", x, a, st, arr_row(c, a));
+  ga_sb_puts(b, "\n");
+}
+
+/* GA_VDECL and a GA_VLOAD_<kind>: the vectors of the inputs that are loaded */
+static void gen_vectors(ga_strbuf *b, const ga_cred_shape *s, bool row) {
+  const ga_redk_call *c = s->c->call;
+  int nin = c->k->e.nin;
+  ga_sb_puts(b, "#define GA_VDECL(_ga_n)");
+  for (int a = 0; a < nin; a++)
+    if (is_arr(c, a) && !ga_cred_hoisted(s, arr_row(c, a))) ga_sb_printf(b, " ga_vec<%s, %d> _ga_w%d[_ga_n];", tname(c, a), s->v, a);
+  ga_sb_puts(b, row ? "\n#define GA_VLOAD_ROW(_ga_u, _ga_pos) {" : "\n#define GA_VLOAD_COL(_ga_u) {");
+  for (int a = 0; a < nin; a++) {
+    if (!is_arr(c, a) || ga_cred_hoisted(s, arr_row(c, a))) continue;
+    ga_sb_printf(b, " _ga_w%d[_ga_u] = *(const ga_vec<%s, %d> *)", a, tname(c, a), s->v);
+    if (row) ga_sb_printf(b, "(_ga_row%d + (_ga_pos));", a);
+    else ga_sb_printf(b, "(_ga_p%d + _ga_o%d + _ga_r%d);", a, a, a);
+  }
+  ga_sb_puts(b, " }\n#define GA_VFOLD(_ga_a, _ga_has, _ga_u, _ga_k, _ga_j) ");
+  gen_fold(b, s, V_VEC);
+}
+
+/* The macros of kernels/ga_reduce.cuh that this call's kernel uses
+ * (ga_reduce.cuh lists them) */
+static void gen_hooks(ga_strbuf *b, const ga_cred_shape *s) {
+  const ga_redk_call *c = s->c->call;
   const ga_redk *k = c->k;
-  ga_sb_printf(b, "extern \"C\" __global__ void __launch_bounds__(%d) %s(", BLOCK, k->e.name);
+  int nin = k->e.nin;
+  ga_sb_puts(b, ga_kernel_ga_redk);
+  ga_sb_printf(b, "#define GA_RED_KERNEL(...) extern \"C\" __global__ void __launch_bounds__(%d) %s(", GA_CRED_BLOCK,
+               k->e.name);
   for (int a = 0; a < c->nargs; a++) {
-    if (is_arr(c, a)) ga_sb_printf(b, "%s *_ga_p%d, ", a < k->e.nin ? "const char" : "char", a);
-    else ga_sb_printf(b, "const %s %s, ", tname(c, a), k->e.p[a].name);
+    if (is_arr(c, a)) ga_sb_printf(b, "%s *_ga_p%d, ", a < nin ? "const char" : "char", a);
+    else ga_sb_printf(b, "const %s _ga_s%d, ", tname(c, a), a);
   }
-  ga_sb_printf(b, "acc_s *_ga_part, %s nout, %s nred, %s nseg, %s seg, long long _ga_insize, const _ga_rx ix) {\n",
-               IT, IT, IT, IT);
-  ga_sb_puts(b, "  const ga_ind<long long> _in_ind = {_ga_insize}, _out_ind = {(long long)nout};\n"
-                "  (void)_ga_part; (void)nred; (void)seg;\n");
-}
-
-static const char *acc_init(const ga_redk_call *c) {
-  return c->k->identity ? "acc_s a; a.i = 0; a.v = _ga_ident(); bool has = true;" : "acc_s a; a.i = 0; bool has = false;";
-}
-
-static void gen_row(ga_strbuf *b, const rk_shape *s, const char *IT) {
-  const ga_redk_call *c = s->c;
-  int g = s->g, v = s->v, nin = c->k->e.nin;
-  ga_sb_printf(b, "  const int lane = threadIdx.x %% %d, grp = threadIdx.x / %d;\n", g, g);
-  ga_sb_printf(b, "  const %s gid = (%s)blockIdx.x * %d + grp;\n", IT, IT, BLOCK / g);
-  ga_sb_puts(b, "  const bool active = gid < nout * nseg;\n");
-  ga_sb_printf(b, "  const %s o = active ? gid / nseg : 0, sg = gid - o * nseg;\n", IT);
-  gen_odecomp(b, c, IT, "o", "  ");
-  ga_sb_printf(b, "  const %s r0 = sg * seg, r1 = r0 + seg < nred ? r0 + seg : nred;\n", IT);
-  ga_sb_printf(b, "  %s\n  if (active) {\n", acc_init(c));
-  if (s->contig) {
-    for (int a = 0; a < nin; a++)
-      if (is_arr(c, a) && c->arg[a].sr[0] == 0)
-        ga_sb_printf(b, "    const %s _ga_h%d = *(const %s *)(_ga_p%d + _ga_o%d);\n", tname(c, a), a, tname(c, a), a, a);
-    ga_sb_printf(b, "    %s r = r0 + (%s)lane * %d;\n", IT, IT, v);
-    ga_sb_printf(b, "    for (; r + %d <= r1; r += %d) {\n", (U - 1) * g * v + v, U * g * v);
-    for (int a = 0; a < nin; a++)
-      if (is_arr(c, a) && c->arg[a].sr[0] != 0) {
-        const char *T = tname(c, a);
-        ga_sb_printf(b, "      ga_vec<%s, %d> _ga_w%d[%d];\n", T, v, a, U);
-        ga_sb_printf(b, "#pragma unroll\n      for (int u = 0; u < %d; u++) _ga_w%d[u] = *(const ga_vec<%s, %d> *)"
-                     "((const %s *)(_ga_p%d + _ga_o%d) + r + u * %d);\n", U, a, T, v, T, a, a, g * v);
-      }
-    ga_sb_printf(b, "#pragma unroll\n      for (int u = 0; u < %d; u++)\n#pragma unroll\n        for (int k = 0; k < %d; k++) ", U, v);
-    gen_map_call(b, s, V_VEC, "a", "has");
-    ga_sb_puts(b, "    }\n");
-    ga_sb_printf(b, "    for (; r + %d <= r1; r += %d) {\n", v, g * v);
-    for (int a = 0; a < nin; a++)
-      if (is_arr(c, a) && c->arg[a].sr[0] != 0) {
-        const char *T = tname(c, a);
-        ga_sb_printf(b, "      ga_vec<%s, %d> _ga_w%d[1];\n      _ga_w%d[0] = *(const ga_vec<%s, %d> *)((const %s *)(_ga_p%d + _ga_o%d) + r);\n",
-                     T, v, a, a, T, v, T, a, a);
-      }
-    ga_sb_printf(b, "      const int u = 0;\n#pragma unroll\n      for (int k = 0; k < %d; k++) ", v);
-    gen_map_call(b, s, V_VEC, "a", "has");
-    ga_sb_puts(b, "    }\n");
-    ga_sb_printf(b, "    for (%s t = r; t < r1 && t < r + %d; t++) ", IT, v);
-    gen_map_call(b, s, V_TAIL, "a", "has");
-  } else {
-    ga_sb_printf(b, "#pragma unroll 4\n    for (%s r = r0 + lane; r < r1; r += %d) {\n", IT, g);
-    gen_rdecomp(b, c, IT, "r", "      ");
-    ga_sb_puts(b, "      ");
-    gen_map_call(b, s, V_STRIDED, "a", "has");
-    ga_sb_puts(b, "    }\n");
+  ga_sb_puts(b, "long long _ga_insize, __VA_ARGS__)\n");
+  ga_sb_puts(b, "#define GA_RED_BEGIN const ga_ind<long long> _in_ind = {_ga_insize}, _out_ind = {(long long)nout};\n");
+  gen_offsets(b, c, 'O', 'o', c->nargs, "so");
+  if (s->kind == GA_CRED_ROW && s->contig) {
+    /* each row's start, or its one value */
+    ga_sb_puts(b, "#define GA_ROW_SETUP");
+    for (int a = 0; a < nin; a++) {
+      if (!is_arr(c, a)) continue;
+      const char *T = tname(c, a);
+      if (ga_cred_hoisted(s, arr_row(c, a)))
+        ga_sb_printf(b, " const %s _ga_h%d = *(const %s *)(_ga_p%d + _ga_o%d);", T, a, T, a, a);
+      else ga_sb_printf(b, " const %s *_ga_row%d = (const %s *)(_ga_p%d + _ga_o%d);", T, a, T, a, a);
+    }
+    ga_sb_puts(b, "\n");
+    if (s->v > 1) gen_vectors(b, s, true);
+    ga_sb_puts(b, "#define GA_SFOLD(_ga_a, _ga_has, _ga_t) ");
+    gen_fold(b, s, V_ROW);
+  } else if (s->kind == GA_CRED_ROW) {
+    gen_offsets(b, c, 'R', 'r', nin, "sr");
+    ga_sb_puts(b, "#define GA_RFOLD(_ga_a, _ga_has, _ga_j) ");
+    gen_fold(b, s, V_STRIDED);
+  } else if (s->kind == GA_CRED_COL) {
+    gen_offsets(b, c, 'R', 'r', nin, "sr");
+    gen_vectors(b, s, false);
+    ga_sb_puts(b, "#define GA_STORE_K(_ga_a, _ga_k) ");
+    gen_store(b, c, true);
   }
-  ga_sb_puts(b, "  }\n");
-  ga_cuda_red_group_combine(b, g);
-  ga_sb_puts(b, "  if (lane == 0 && active) {\n    if (nseg == 1) {\n");
-  gen_store(b, c, "a", false, "      ");
-  ga_sb_puts(b, "    } else _ga_part[gid] = a;\n  }\n");
+  ga_sb_puts(b, "#define GA_STORE(_ga_a) ");
+  gen_store(b, c, false);
 }
 
-static void gen_col(ga_strbuf *b, const rk_shape *s, const char *IT) {
-  const ga_redk_call *c = s->c;
-  int v = s->v, nin = c->k->e.nin;
-  ga_sb_puts(b, "  const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;\n");
-  ga_sb_printf(b, "  const %s o0 = ((%s)blockIdx.x * 32 + tx) * %d, sg = blockIdx.y;\n", IT, IT, v);
-  ga_sb_puts(b, "  const bool active = o0 < nout;\n");
-  gen_odecomp(b, c, IT, "(active ? o0 : 0)", "  ");
-  ga_sb_printf(b, "  const %s r0 = sg * seg, r1 = r0 + seg < nred ? r0 + seg : nred;\n", IT);
-  ga_sb_printf(b, "  acc_s acc[%d]; bool hs[%d];\n", v, v);
-  ga_sb_printf(b, "#pragma unroll\n  for (int k = 0; k < %d; k++) { acc[k].i = 0; hs[k] = %s; %s }\n", v,
-               c->k->identity ? "true" : "false", c->k->identity ? "acc[k].v = _ga_ident();" : "");
-  ga_sb_printf(b, "  if (active) {\n    %s r = r0 + ty;\n", IT);
-  ga_sb_printf(b, "    for (; r + %d < r1; r += %d) {\n", (U - 1) * CTY, U * CTY);
-  for (int a = 0; a < nin; a++)
-    if (is_arr(c, a)) ga_sb_printf(b, "      ga_vec<%s, %d> _ga_w%d[%d];\n", tname(c, a), v, a, U);
-  ga_sb_printf(b, "#pragma unroll\n      for (int u = 0; u < %d; u++) {\n", U);
-  char rr[64];
-  snprintf(rr, sizeof rr, "(r + u * %d)", CTY);
-  gen_rdecomp(b, c, IT, rr, "        ");
-  for (int a = 0; a < nin; a++)
-    if (is_arr(c, a))
-      ga_sb_printf(b, "        _ga_w%d[u] = *(const ga_vec<%s, %d> *)(_ga_p%d + _ga_o%d + _ga_r%d);\n", a, tname(c, a), v, a, a, a);
-  ga_sb_printf(b, "      }\n#pragma unroll\n      for (int u = 0; u < %d; u++)\n#pragma unroll\n        for (int k = 0; k < %d; k++) ", U, v);
-  gen_map_call(b, s, V_VEC, "acc[k]", "hs[k]");
-  ga_sb_printf(b, "    }\n    for (; r < r1; r += %d) {\n", CTY);
-  gen_rdecomp(b, c, IT, "r", "      ");
-  for (int a = 0; a < nin; a++)
-    if (is_arr(c, a))
-      ga_sb_printf(b, "      ga_vec<%s, %d> _ga_w%d[1];\n      _ga_w%d[0] = *(const ga_vec<%s, %d> *)(_ga_p%d + _ga_o%d + _ga_r%d);\n",
-                   tname(c, a), v, a, a, tname(c, a), v, a, a, a);
-  ga_sb_printf(b, "      const int u = 0;\n#pragma unroll\n      for (int k = 0; k < %d; k++) ", v);
-  gen_map_call(b, s, V_VEC, "acc[k]", "hs[k]");
-  ga_sb_puts(b, "    }\n  }\n");
-  ga_cuda_red_col_combine(b, v, "acc", "hs");
-  ga_sb_puts(b, "  if (ty == 0 && active) {\n");
-  ga_sb_printf(b, "#pragma unroll\n    for (int k = 0; k < %d; k++) {\n", v);
-  ga_sb_printf(b, "      const acc_s x = sa[threadIdx.x * %d + k];\n      if (nseg == 1) {\n", v);
-  gen_store(b, c, "x", true, "        ");
-  ga_sb_puts(b, "      } else _ga_part[sg * nout + o0 + k] = x;\n    }\n  }\n");
-}
-
-static void gen_fin(ga_strbuf *b, const rk_shape *s, const char *IT) {
-  const ga_redk_call *c = s->c;
-  if (s->kind == K_FIN_COL) {
-    ga_sb_printf(b, "  const %s o = (%s)blockIdx.x * %d + threadIdx.x;\n  if (o >= nout) return;\n", IT, IT, BLOCK);
-    ga_sb_printf(b, "  acc_s a = _ga_part[o];\n  for (%s k = 1; k < nseg; k++) a.v = _ga_red(a.v, _ga_part[k * nout + o].v);\n", IT);
-    gen_odecomp(b, c, IT, "o", "  ");
-    gen_store(b, c, "a", false, "  ");
-    return;
-  }
-  ga_sb_puts(b, "  const int lane = threadIdx.x % 32, grp = threadIdx.x / 32;\n");
-  ga_sb_printf(b, "  const %s o = (%s)blockIdx.x * %d + grp;\n  if (o >= nout) return;\n", IT, IT, BLOCK / 32);
-  ga_sb_puts(b, "  acc_s a; a.i = 0; bool has = false;\n");
-  ga_sb_printf(b, "  for (%s k = lane; k < nseg; k += 32) r_comb(a, has, _ga_part[o * nseg + k], true);\n", IT);
-  ga_cuda_red_group_combine(b, 32);
-  gen_odecomp(b, c, IT, "o", "  ");
-  ga_sb_puts(b, "  if (lane == 0) {\n");
-  gen_store(b, c, "a", false, "    ");
-  ga_sb_puts(b, "  }\n");
-}
-
-static char *gen_source(const void *ud) {
-  const rk_shape *s = ud;
-  const char *IT = s->idx64 ? "long long" : "int";
-  ga_strbuf b;
-  ga_sb_init(&b);
-  gen_prelude(&b, s->c);
-  gen_ix(&b, s->c, IT);
-  gen_signature(&b, s->c, IT);
-  switch (s->kind) {
-  case K_ROW: gen_row(&b, s, IT); break;
-  case K_COL: gen_col(&b, s, IT); break;
-  default: gen_fin(&b, s, IT); break;
-  }
-  ga_sb_puts(&b, "}\n");
-  return ga_sb_take(&b);
-}
-
-/* Key: the kernel's text hash plus everything about the call that changes
- * the source. */
-static void make_key(const rk_shape *s, ga_kkey *key) {
-  const ga_redk_call *c = s->c;
+/* Everything about the call that changes the source besides the shape:
+ * the kernel's text hash, argument kinds and dtypes, which inputs are
+ * hoisted. */
+static void key_part(ga_kpack *p, const ga_cred_shape *s) {
+  const ga_redk_call *c = s->c->call;
   const ga_redk *k = c->k;
   unsigned char d[GA_EWK_MAXARGS * 3 + GA_EWK_MAXARGS + 1];
   size_t n = 0;
   for (int a = 0; a < c->nargs; a++) {
     d[n++] = (unsigned char)c->arg[a].kind;
     d[n++] = (unsigned char)c->arg[a].dtype;
-    d[n++] = (unsigned char)(a < k->e.nin && is_arr(c, a) && c->arg[a].sr[0] == 0);   /* hoisted in ROW contig */
+    d[n++] = (unsigned char)(a < k->e.nin && is_arr(c, a) && c->arg[a].sr[0] == 0);
   }
   for (int t = 0; t < k->e.ntv; t++) d[n++] = (unsigned char)c->tv_dtype[t];
   d[n++] = (unsigned char)c->red_dtype;
-  memset(key, 0, sizeof *key);
-  key->w[0] = 0x52444Bull << 40 /* "RDK" */ | (uint64_t)s->kind | (uint64_t)s->idx64 << 3 |
-              (uint64_t)c->ondim << 4 | (uint64_t)c->rndim << 10 | (uint64_t)s->contig << 16 |
-              (uint64_t)s->v << 17 | (uint64_t)s->g << 22 | (uint64_t)c->nargs << 32;
-  key->w[1] = k->hash[0];
-  key->w[2] = ga_hash64(d, n, k->hash[1]);
-  key->w[3] = ga_hash64(d, n, k->hash[0] ^ 0x5bd1e9955bd1e995ULL);
+  ga_kpack_put(p, (uint64_t)c->nargs, 6);
+  ga_kpack_put(p, k->hash[0], 64);
+  ga_kpack_put(p, ga_hash64(d, n, k->hash[1]), 64);
+  ga_kpack_put(p, ga_hash64(d, n, k->hash[0] ^ 0x5bd1e9955bd1e995ULL), 64);
 }
 
-static void fin_shape(const rk_shape *s, rk_shape *f) {
-  *f = *s;
-  f->kind = s->kind == K_COL ? K_FIN_COL : K_FIN_ROW;
-  f->g = 32;
-  f->v = 1;
-  f->contig = 0;
+/* The call as the pipeline sees it; *ptrs and *insize back the kernel's
+ * parameters (they must outlive the run). */
+static void describe(const ga_redk_call *c, ga_cred *d, void **ptrs, long long *insize) {
+  GA_CRED_FROM(d, c);
+  d->narr = d->nin = 0;
+  int np = 0;
+  for (int a = 0; a < c->nargs; a++) {
+    const ga_redk_arg *x = &c->arg[a];
+    if (x->kind == GA_REDK_ARRAY) {
+      bool in = a < c->k->e.nin;
+      d->arr[d->narr++] = (ga_cred_arr){(uintptr_t)x->data, GA_ITEMSIZE(x->dtype), x->so, in ? x->sr : NULL};
+      d->nin += in;
+      ptrs[a] = x->data;
+      d->param[np] = &ptrs[a];
+      d->psize[np++] = sizeof(void *);
+    } else {
+      d->param[np] = (void *)x->value.bytes;
+      d->psize[np++] = (size_t)GA_ITEMSIZE(x->dtype);
+    }
+  }
+  *insize = c->in_size;
+  d->param[np] = insize;
+  d->psize[np++] = sizeof *insize;
+  d->nparam = np;
+  d->acc_itemsize = GA_ITEMSIZE(c->red_dtype);
+  d->noident = c->k->identity == NULL;
+  d->kfam = GA_KFAM_REDK;
+  d->name = c->k->e.name;
+  d->prelude = gen_prelude;
+  d->hooks = gen_hooks;
+  d->key = key_part;
 }
 
 char *ga_cuda_redk_source(const ga_redk_call *c, int second, int nsm) {
-  rk_shape s, f;
-  plan(c, &s, nsm);
+  ga_cred d;
+  void *ptrs[GA_EWK_MAXARGS];
+  long long insize;
+  describe(c, &d, ptrs, &insize);
+  ga_cred_shape s, f;
+  ga_cuda_red_plan(&d, &s, nsm);
   if (second) {
     if (s.nseg == 1) { ga_err(GA_EINVAL, "this call has no combining kernel (not split)"); return NULL; }
-    fin_shape(&s, &f);
+    ga_cuda_red_fin(&s, &f);
   }
-  char *src = gen_source(second ? &f : &s);
+  char *src = ga_cuda_red_source(second ? &f : &s);
   if (!src) ga_err(GA_ENOMEM, "out of memory generating kernel source");
   return src;
 }
@@ -426,92 +252,11 @@ const char *ga_cuda_redk_blame(const char *source, const char *log) {
   return hit && hit + strlen(pat) - strlen("): error") == e ? "identity" : NULL;
 }
 
-static int launch(const rk_shape *s, void *part, unsigned gx, unsigned gy) {
-  const ga_redk_call *c = s->c;
-  ga_kkey key;
-  make_key(s, &key);
-  void *kernel;
-  int rc = ga_cuda_kernel_get(c->device, &key, c->k->e.name, gen_source, s, &kernel);
-  if (rc) return rc;
-  /* the index struct, as gen_ix lays it out */
-  union { int i[(2 + 2 * GA_EWK_MAXARGS) * GA_MAXDIM]; long long l[(2 + 2 * GA_EWK_MAXARGS) * GA_MAXDIM]; } ix;
-  int n = 0, nin = c->k->e.nin, ni = 0;
-#define PUT(v) do { if (s->idx64) ix.l[n++] = (v); else ix.i[n++] = (int)(v); } while (0)
-  for (int d = 0; d < c->ondim; d++) PUT(c->oshape[d]);
-  for (int d = 0; d < c->rndim; d++) PUT(c->rshape[d]);
-  for (int a = 0; a < c->nargs; a++)
-    if (is_arr(c, a)) {
-      for (int d = 0; d < c->ondim; d++) PUT(c->arg[a].so[d]);
-      ni += a < nin;
-    }
-  for (int a = 0; a < nin; a++)
-    if (is_arr(c, a))
-      for (int d = 0; d < c->rndim; d++) PUT(c->arg[a].sr[d]);
-  if (!ni)
-    for (int d = 0; d < c->rndim; d++) PUT(0);
-#undef PUT
-  void *args[GA_EWK_MAXARGS + 8];
-  size_t sizes[GA_EWK_MAXARGS + 8];
-  void *ptrs[GA_EWK_MAXARGS];
-  int np = 0;
-  for (int a = 0; a < c->nargs; a++) {
-    if (is_arr(c, a)) {
-      ptrs[a] = c->arg[a].data;
-      args[np] = &ptrs[a];
-      sizes[np++] = sizeof(void *);
-    } else {
-      args[np] = (void *)c->arg[a].value.bytes;
-      sizes[np++] = (size_t)GA_ITEMSIZE(c->arg[a].dtype);
-    }
-  }
-  args[np] = &part;
-  sizes[np++] = sizeof part;
-  long long l4[4] = {c->nout, c->nred, s->nseg, s->seg};
-  int i4[4] = {(int)c->nout, (int)c->nred, (int)s->nseg, (int)s->seg};
-  for (int j = 0; j < 4; j++) {
-    args[np] = s->idx64 ? (void *)&l4[j] : (void *)&i4[j];
-    sizes[np++] = s->idx64 ? sizeof(long long) : sizeof(int);
-  }
-  long long insize = c->in_size;
-  args[np] = &insize;
-  sizes[np++] = sizeof insize;
-  args[np] = &ix;
-  sizes[np++] = (size_t)n * (s->idx64 ? sizeof(long long) : sizeof(int));
-  unsigned grid[3] = {gx, gy, 1}, block[3] = {BLOCK, 1, 1};
-  return ga_cuda_enqueue3(c->device, c->stream, kernel, grid, block, 0, np, args, sizes);
-}
-
-static int sms(int dev) {
-  const ga_device_props *p = ga_cuda_props(dev);
-  return p && p->multiprocessors > 0 ? p->multiprocessors : 132;
-}
-
 int ga_cuda_redk(const ga_redk_call *c) {
   if (c->nout == 0) return GA_OK;
-  int rc = ga_cuda_set_device(c->device);
-  if (rc) return rc;
-  rk_shape s;
-  plan(c, &s, sms(c->device));
-  ga_buffer *part = NULL;
-  if (s.nseg > 1 && (rc = ga_buffer_new(c->device, acc_size(c) * (size_t)(c->nout * s.nseg), c->stream, &part)))
-    return rc;
-  void *pp = part ? part->ptr : NULL;
-  if (s.kind == K_COL) {
-    int64_t bx = (c->nout + 32 * s.v - 1) / (32 * s.v);
-    if (bx > INT32_MAX) { rc = ga_err(GA_EINVAL, "reduction too large"); goto done; }
-    rc = launch(&s, pp, (unsigned)bx, (unsigned)s.nseg);
-  } else {
-    int64_t groups = c->nout * s.nseg, per = BLOCK / s.g, bx = (groups + per - 1) / per;
-    if (bx > INT32_MAX) { rc = ga_err(GA_EINVAL, "reduction too large"); goto done; }
-    rc = launch(&s, pp, (unsigned)bx, 1);
-  }
-  if (!rc && s.nseg > 1) {
-    rk_shape f;
-    fin_shape(&s, &f);
-    int64_t per = f.kind == K_FIN_COL ? BLOCK : BLOCK / 32, bx = (c->nout + per - 1) / per;
-    rc = launch(&f, pp, (unsigned)bx, 1);
-  }
-done:
-  if (part) ga_buffer_decref(part);
-  return rc;
+  ga_cred d;
+  void *ptrs[GA_EWK_MAXARGS];
+  long long insize;
+  describe(c, &d, ptrs, &insize);
+  return ga_cuda_red_run(&d);
 }
