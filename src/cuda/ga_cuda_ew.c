@@ -18,6 +18,8 @@
  * (as NumPy's iterator does) unless the op reads its flat index `_i`. */
 #include "cuda/ga_cuda_internal.h"
 #include "cuda/ga_cuda_kernel.h"
+#include "cuda/ga_cuda_ewplan.h"
+#include "base/ga_shape.h"
 #include "cuda/ga_cuda_queue.h"
 #include "base/ga_strbuf.h"
 #include <ctype.h>
@@ -29,7 +31,7 @@ extern const char ga_kernel_ga_types[];
 extern const char ga_kernel_ga_math[];
 extern const char ga_kernel_ga_cmath[];
 
-#define BLOCK 256
+#define BLOCK GA_EW_BLOCK
 
 enum { TILE_NONE, TILE_ROWS, TILE_TRANSPOSE };
 
@@ -49,55 +51,38 @@ static const char *cu(int dt) { return ga_dtypes[dt].cuda; }
 /* The type a loop computes in: float16 in float (rounded once on store). */
 static const char *cu_compute(int dt) { return dt == GA_FLOAT16 ? "float" : cu(dt); }
 
-/* Does every byte offset of the call fit in a signed 32-bit int? */
-/* Margin below 2^31 so that `base + VEC` in the dense kernel and `i +=
- * stride` in the grid-stride loop cannot overflow a 32-bit index. */
-#define IDX32_LIMIT ((int64_t)INT32_MAX - (1 << 22))
-
-static int needs_idx64(const ga_ew_call *c) {
-  if (c->size >= IDX32_LIMIT) return 1;
+/* The planner's view of the operands (ga_cuda_ewplan.h). */
+static void plan_args(const ga_ew_call *c, ga_ewp_arg *pa) {
   for (int k = 0; k < c->nin + c->nout; k++) {
-    int64_t span = GA_ITEMSIZE(c->arg[k].dtype);
-    for (int d = 0; d < c->ndim; d++) {
-      int64_t s = c->arg[k].strides[d];
-      span += (c->shape[d] - 1) * (s < 0 ? -s : s);
-    }
-    if (span >= IDX32_LIMIT) return 1;
+    const ga_ew_arg *a = &c->arg[k];
+    pa[k] = (ga_ewp_arg){a->kind == GA_AK_SCALAR ? NULL : a->strides, a->data, GA_ITEMSIZE(a->dtype),
+                         a->kind == GA_AK_CONTIG};
   }
-  return 0;
-}
-
-/* Elements per thread for the dense kernel: 16 bytes of the widest operand,
- * if every contiguous pointer is aligned for it. */
-static int pick_vec(const ga_ew_call *c) {
-  int maxsz = 1;
-  for (int k = 0; k < c->nin + c->nout; k++)
-    if (c->arg[k].kind == GA_AK_CONTIG && GA_ITEMSIZE(c->arg[k].dtype) > maxsz)
-      maxsz = GA_ITEMSIZE(c->arg[k].dtype);
-  int vec = 16 / maxsz;
-  if (vec < 1) vec = 1;
-  for (int k = 0; k < c->nin + c->nout && vec > 1; k++)
-    if (c->arg[k].kind == GA_AK_CONTIG &&
-        ((uintptr_t)c->arg[k].data % ((uintptr_t)vec * GA_ITEMSIZE(c->arg[k].dtype))) != 0)
-      vec = 1;
-  return vec;
 }
 
 static void make_key(const ew_shape *s, ga_kkey *key) {
   const ga_ew_call *c = s->c;
-  memset(key, 0, sizeof *key);
-  key->w[0] = (uint64_t)c->op->id | (uint64_t)c->ndim << 16 | (uint64_t)s->idx64 << 24 |
-              (uint64_t)s->vec << 25 | (uint64_t)c->dense << 31 | (uint64_t)c->nin << 32 |
-              (uint64_t)c->nout << 36 | 1ull << 40 /* kind: elementwise op row */ |
-              (uint64_t)s->tile << 41 | (uint64_t)(s->tx / 32) << 43 | (uint64_t)s->r << 52 |
-              (uint64_t)s->staged << 56;
+  ga_kpack p;
+  ga_kpack_init(&p, key, GA_KFAM_EW);
+  ga_kpack_put(&p, (uint64_t)c->op->id, 16);
+  ga_kpack_put(&p, (uint64_t)c->ndim, 6);
+  ga_kpack_put(&p, (uint64_t)s->idx64, 1);
+  ga_kpack_put(&p, (uint64_t)s->vec, 5);
+  ga_kpack_put(&p, (uint64_t)c->dense, 1);
+  ga_kpack_put(&p, (uint64_t)c->nin, 4);
+  ga_kpack_put(&p, (uint64_t)c->nout, 4);
+  ga_kpack_put(&p, (uint64_t)s->tile, 2);
+  ga_kpack_put(&p, (uint64_t)(s->tx / 32), 4);
+  ga_kpack_put(&p, (uint64_t)s->r, 3);
+  ga_kpack_put(&p, (uint64_t)s->staged, GA_MAXARGS);
   for (int k = 0; k < c->nin + c->nout; k++) {
     /* the dense kernel distinguishes contiguous/broadcast; the strided one
      * only array vs scalar */
     int kind = c->arg[k].kind;
     if (!c->dense && kind != GA_AK_SCALAR) kind = GA_AK_STRIDED;
-    uint64_t f = (uint64_t)c->arg[k].dtype | (uint64_t)c->loop_types[k] << 5 | (uint64_t)kind << 10;
-    key->w[1 + k / 5] |= f << (12 * (k % 5));
+    ga_kpack_put(&p, (uint64_t)c->arg[k].dtype, 5);
+    ga_kpack_put(&p, (uint64_t)c->loop_types[k], 5);
+    ga_kpack_put(&p, (uint64_t)kind, 2);
   }
 }
 
@@ -306,23 +291,13 @@ static void reorder(ga_ew_call *c) {
     for (int e = d; e > 0 && iabs64(o[perm[e - 1]]) < iabs64(o[perm[e]]); e--) {
       int t = perm[e]; perm[e] = perm[e - 1]; perm[e - 1] = t;
     }
-  int64_t shape[GA_MAXDIM], st[GA_MAXARGS][GA_MAXDIM];
-  int m = 0;
+  int64_t shape[GA_MAXDIM], st[GA_MAXARGS][GA_MAXDIM], *use[GA_MAXARGS];
   for (int e = 0; e < nd; e++) {
-    int d = perm[e];
-    bool merge = m > 0;
-    for (int k = 0; k < na && merge; k++)
-      merge = c->arg[k].kind == GA_AK_SCALAR || st[k][m - 1] == c->arg[k].strides[d] * c->shape[d];
-    if (merge) {
-      shape[m - 1] *= c->shape[d];
-      for (int k = 0; k < na; k++) st[k][m - 1] = c->arg[k].strides[d];
-      continue;
-    }
-    shape[m] = c->shape[d];
-    for (int k = 0; k < na; k++) st[k][m] = c->arg[k].strides[d];
-    m++;
+    shape[e] = c->shape[perm[e]];
+    for (int k = 0; k < na; k++) st[k][e] = c->arg[k].strides[perm[e]];
   }
-  c->ndim = m;
+  for (int k = 0; k < na; k++) use[k] = c->arg[k].kind == GA_AK_SCALAR ? NULL : st[k];
+  int m = c->ndim = ga_collapse(nd, shape, na, use, false);
   memcpy(c->shape, shape, sizeof(int64_t) * m);
   for (int k = 0; k < na; k++) memcpy(c->arg[k].strides, st[k], sizeof(int64_t) * m);
   if (m > 1) return;
@@ -361,8 +336,10 @@ static void plan(const ga_ew_call *c0, ga_ew_call *lc, ew_shape *s) {
     s->c = lc;
   }
   const ga_ew_call *c = s->c;
-  s->idx64 = needs_idx64(c);
-  s->vec = c->dense ? pick_vec(c) : 1;
+  ga_ewp_arg pa[GA_MAXARGS];
+  plan_args(c, pa);
+  s->idx64 = ga_ewp_idx64(c->size, c->ndim, c->shape, c->nin + c->nout, pa);
+  s->vec = c->dense ? ga_ewp_vec(c->nin + c->nout, pa, 16) : 1;
   if (c->dense || c->ndim < 2) return;
   int nd = c->ndim, na = c->nin + c->nout, smem = 0;
   int64_t n0 = c->shape[nd - 2], n1 = c->shape[nd - 1];
@@ -423,34 +400,23 @@ int ga_cuda_ew(const ga_ew_call *c0) {
     args[1 + k] = scalar ? (void *)c->arg[k].value.bytes : (void *)&ptrs[k];
     sizes[1 + k] = scalar ? (size_t)GA_ITEMSIZE(c->loop_types[k]) : sizeof(void *);
   }
-  /* the strided kernel's index struct: shape[ndim], then st[na][ndim] */
-  union { int i[(GA_MAXARGS + 1) * GA_MAXDIM]; long long l[(GA_MAXARGS + 1) * GA_MAXDIM]; } ix;
   unsigned blocks;
-  if (c->dense) {
-    int64_t per = (int64_t)BLOCK * s.vec;
-    blocks = (unsigned)((c->size + per - 1) / per);
-  } else {
-    int nd = c->ndim;
-    for (int d = 0; d < nd; d++) {
-      if (s.idx64) ix.l[d] = c->shape[d]; else ix.i[d] = (int)c->shape[d];
-      for (int k = 0; k < na; k++) {
-        int64_t st = c->arg[k].kind == GA_AK_SCALAR ? 0 : c->arg[k].strides[d];
-        if (s.idx64) ix.l[nd + k * nd + d] = st; else ix.i[nd + k * nd + d] = (int)st;
-      }
-    }
+  ga_ew_ix ix;
+  if (!c->dense) {   /* the index struct: shape, then every operand's strides (scalars: 0) */
+    const int64_t *rows[GA_MAXARGS];
+    for (int k = 0; k < na; k++) rows[k] = c->arg[k].kind == GA_AK_SCALAR ? NULL : c->arg[k].strides;
     args[nargs] = &ix;
-    sizes[nargs++] = (size_t)(1 + na) * nd * (s.idx64 ? sizeof(long long) : sizeof(int));
-    if (s.tile != TILE_NONE) {
-      /* one block per tile (the kernel loops if the grid is capped) */
-      int64_t ti = s.tile == TILE_TRANSPOSE ? TT : BLOCK / s.tx, tj = s.tile == TILE_TRANSPOSE ? TT : s.tx * s.r;
-      int64_t n0 = c->shape[nd - 2], n1 = c->shape[nd - 1];
-      int64_t want = (n0 + ti - 1) / ti * ((n1 + tj - 1) / tj) * (c->size / (n0 * n1));
-      blocks = (unsigned)(want < INT32_MAX ? want : INT32_MAX);
-    } else {
-      const ga_device_props *p = ga_cuda_props(c->device);
-      int64_t want = (c->size + BLOCK - 1) / BLOCK, cap = (int64_t)(p ? p->multiprocessors : 132) * 16;
-      blocks = (unsigned)(want < cap ? want : cap);
-    }
+    sizes[nargs++] = ga_ewp_index(&ix, s.idx64, c->ndim, c->shape, na, rows);
+  }
+  if (s.tile != TILE_NONE) {
+    /* one block per tile (the kernel loops if the grid is capped) */
+    int nd = c->ndim;
+    int64_t ti = s.tile == TILE_TRANSPOSE ? TT : BLOCK / s.tx, tj = s.tile == TILE_TRANSPOSE ? TT : s.tx * s.r;
+    int64_t n0 = c->shape[nd - 2], n1 = c->shape[nd - 1];
+    int64_t want = (n0 + ti - 1) / ti * ((n1 + tj - 1) / tj) * (c->size / (n0 * n1));
+    blocks = (unsigned)(want < INT32_MAX ? want : INT32_MAX);
+  } else if ((rc = ga_ewp_blocks(c->device, c->dense, c->size, s.vec, &blocks))) {
+    return rc;
   }
   return ga_cuda_enqueue(c->device, c->stream, kernel, blocks, BLOCK, 0, nargs, args, sizes);
 }

@@ -11,6 +11,7 @@
  * whose operator[] takes a flat C-order index. */
 #include "cuda/ga_cuda_internal.h"
 #include "cuda/ga_cuda_kernel.h"
+#include "cuda/ga_cuda_ewplan.h"
 #include "cuda/ga_cuda_queue.h"
 #include "base/ga_diskcache.h"
 #include "base/ga_strbuf.h"
@@ -21,11 +22,7 @@
 extern const char ga_kernel_ga_types[];
 extern const char ga_kernel_ga_ewk[];
 
-#define BLOCK 256
-/* 32-bit index margin, as ga_cuda_ew.c: `base + VEC` and the grid stride
- * must not overflow */
-#define IDX32_LIMIT ((int64_t)INT32_MAX - (1 << 22))
-
+#define BLOCK GA_EW_BLOCK
 
 typedef struct ewk_shape {
   const ga_ewk_call *c;
@@ -37,41 +34,21 @@ static bool is_array_kind(int kind) {
   return kind == GA_EWK_K_CONTIG || kind == GA_EWK_K_BCAST || kind == GA_EWK_K_STRIDED;
 }
 
-static int needs_idx64(const ga_ewk_call *c) {
-  if (c->size >= IDX32_LIMIT) return 1;
-  for (int k = 0; k < c->nargs; k++) {
-    if (!is_array_kind(c->arg[k].kind)) continue;
-    int64_t span = GA_ITEMSIZE(c->arg[k].dtype);
-    if (c->arg[k].kind == GA_EWK_K_STRIDED)
-      for (int d = 0; d < c->ndim; d++) {
-        int64_t s = c->arg[k].strides[d];
-        span += (c->shape[d] - 1) * (s < 0 ? -s : s);
-      }
-    else if (c->arg[k].kind == GA_EWK_K_CONTIG)
-      span *= c->size;
-    if (span >= IDX32_LIMIT) return 1;
-  }
-  return 0;
-}
-
-/* Elements per thread in the dense kernel: 16 bytes of the widest
- * contiguous array, when every contiguous pointer is aligned for it and no
- * output is a broadcast element (those are written in place). */
-static int pick_vec(const ga_ewk_call *c) {
-  int maxsz = 0;
+/* The index width and the dense kernel's vector width
+ * (ga_cuda_ewplan.h): no vector accesses when an output is a broadcast
+ * element (it is written in place). */
+static ewk_shape plan(const ga_ewk_call *c) {
+  ga_ewp_arg pa[GA_EWK_MAXARGS];
+  bool bcast_out = false;
   for (int k = 0; k < c->nargs; k++) {
     const ga_ewk_arg *a = &c->arg[k];
-    if (a->kind == GA_EWK_K_BCAST && k >= c->k->nin) return 1;
-    if (a->kind == GA_EWK_K_CONTIG && GA_ITEMSIZE(a->dtype) > maxsz) maxsz = GA_ITEMSIZE(a->dtype);
+    pa[k] = (ga_ewp_arg){is_array_kind(a->kind) ? a->strides : NULL, a->data, GA_ITEMSIZE(a->dtype),
+                         a->kind == GA_EWK_K_CONTIG};
+    bcast_out = bcast_out || (a->kind == GA_EWK_K_BCAST && k >= c->k->nin);
   }
-  if (!maxsz) return 1;   /* nothing to vectorise (raw arrays, scalars, broadcast elements) */
-  int vec = 16 / maxsz;
-  if (vec < 1) vec = 1;
-  for (int k = 0; k < c->nargs && vec > 1; k++)
-    if (c->arg[k].kind == GA_EWK_K_CONTIG &&
-        ((uintptr_t)c->arg[k].data % ((uintptr_t)vec * GA_ITEMSIZE(c->arg[k].dtype))) != 0)
-      vec = 1;
-  return vec;
+  ewk_shape s = {c, ga_ewp_idx64(c->size, c->ndim, c->shape, c->nargs, pa), 1};
+  if (c->dense && !bcast_out) s.vec = ga_ewp_vec(c->nargs, pa, 1);
+  return s;
 }
 
 /* The C type name a parameter is declared with in the source. */
@@ -94,12 +71,16 @@ static void make_key(const ewk_shape *s, ga_kkey *key) {
     d[n++] = (unsigned char)(c->arg[a].kind == GA_EWK_K_RAWS ? c->arg[a].rndim : 0);
   }
   for (int t = 0; t < k->ntv; t++) d[n++] = (unsigned char)c->tv_dtype[t];
-  key->w[0] = 0x45574Bull << 40 /* "EWK": apart from the op rows' keys */ | (uint64_t)c->ndim |
-              (uint64_t)s->idx64 << 6 | (uint64_t)s->vec << 7 | (uint64_t)c->dense << 12 |
-              (uint64_t)c->nargs << 13;
-  key->w[1] = k->hash[0];
-  key->w[2] = ga_hash64(d, n, k->hash[1]);
-  key->w[3] = ga_hash64(d, n, k->hash[0] ^ 0x5bd1e9955bd1e995ULL);
+  ga_kpack p;
+  ga_kpack_init(&p, key, GA_KFAM_EWK);
+  ga_kpack_put(&p, (uint64_t)c->ndim, 6);
+  ga_kpack_put(&p, (uint64_t)s->idx64, 1);
+  ga_kpack_put(&p, (uint64_t)s->vec, 5);
+  ga_kpack_put(&p, (uint64_t)c->dense, 1);
+  ga_kpack_put(&p, (uint64_t)c->nargs, 5);
+  ga_kpack_put(&p, k->hash[0], 64);
+  ga_kpack_put(&p, ga_hash64(d, n, k->hash[1]), 64);
+  ga_kpack_put(&p, ga_hash64(d, n, k->hash[0] ^ 0x5bd1e9955bd1e995ULL), 64);
 }
 
 /* Declarations of the user's names for one element.  form: 'v' vector
@@ -221,7 +202,7 @@ static char *gen_source(const void *ud) {
 }
 
 char *ga_cuda_ewk_source(const ga_ewk_call *c) {
-  ewk_shape s = {c, needs_idx64(c), c->dense ? pick_vec(c) : 1};
+  ewk_shape s = plan(c);
   char *src = gen_source(&s);
   if (!src) ga_err(GA_ENOMEM, "out of memory generating kernel source");
   return src;
@@ -231,18 +212,9 @@ int ga_cuda_ewk(const ga_ewk_call *c) {
   if (c->size == 0) return GA_OK;
   int rc = ga_cuda_set_device(c->device);
   if (rc) return rc;
-  ewk_shape s = {c, needs_idx64(c), c->dense ? pick_vec(c) : 1};
+  ewk_shape s = plan(c);
   unsigned blocks;
-  if (c->dense) {
-    int64_t per = (int64_t)BLOCK * s.vec, want = (c->size + per - 1) / per;
-    if (want > INT32_MAX)
-      return ga_err(GA_EINVAL, "loop of %lld elements is too large for one launch", (long long)c->size);
-    blocks = (unsigned)want;
-  } else {
-    const ga_device_props *p = ga_cuda_props(c->device);
-    int64_t want = (c->size + BLOCK - 1) / BLOCK, cap = (int64_t)(p ? p->multiprocessors : 132) * 16;
-    blocks = (unsigned)(want < cap ? want : cap);
-  }
+  if ((rc = ga_ewp_blocks(c->device, c->dense, c->size, s.vec, &blocks))) return rc;
   ga_kkey key;
   make_key(&s, &key);
   void *kernel;
@@ -282,24 +254,17 @@ int ga_cuda_ewk(const ga_ewk_call *c) {
       sizes[np++] = sizeof(void *);
     }
   }
-  /* the strided kernel's index struct: sh[ndim], then st[strided args][ndim] */
-  union { int i[(GA_EWK_MAXARGS + 1) * GA_MAXDIM]; long long l[(GA_EWK_MAXARGS + 1) * GA_MAXDIM]; } ix;
+  /* the strided kernel's index struct: sh[ndim], then st[strided args][ndim]
+   * (at least one row) */
+  ga_ew_ix ix;
   if (!c->dense) {
-    int nd = c->ndim, si = 0;
-    for (int d = 0; d < nd; d++) {
-      if (s.idx64) ix.l[d] = c->shape[d]; else ix.i[d] = (int)c->shape[d];
-    }
-    for (int a = 0; a < c->nargs; a++) {
-      if (c->arg[a].kind != GA_EWK_K_STRIDED) continue;
-      si++;
-      for (int d = 0; d < nd; d++) {
-        int64_t st = c->arg[a].strides[d];
-        if (s.idx64) ix.l[si * nd + d] = st; else ix.i[si * nd + d] = (int)st;
-      }
-    }
-    if (si == 0) si = 1;   /* the struct always has one row */
+    const int64_t *rows[GA_EWK_MAXARGS];
+    int nrows = 0;
+    for (int a = 0; a < c->nargs; a++)
+      if (c->arg[a].kind == GA_EWK_K_STRIDED) rows[nrows++] = c->arg[a].strides;
+    if (nrows == 0) rows[nrows++] = NULL;
     params[np] = &ix;
-    sizes[np++] = (size_t)(1 + si) * nd * (s.idx64 ? sizeof(long long) : sizeof(int));
+    sizes[np++] = ga_ewp_index(&ix, s.idx64, c->ndim, c->shape, nrows, rows);
   }
   return ga_cuda_enqueue(c->device, c->stream, kernel, blocks, BLOCK, 0, np, params, sizes);
 }
