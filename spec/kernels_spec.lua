@@ -63,7 +63,7 @@ describe("kernel templates", function()
     assert.matches("threadIdx.x % 256", rows, 1, true)
     assert.is_nil(rows:find("__shared__", 1, true))
     local strided = core.ew_source("copy", "float32", "strided")
-    assert.matches("i += (int)gridDim.x * blockDim.x", strided, 1, true)
+    assert.matches("i += (GA_IT)gridDim.x * blockDim.x", strided, 1, true)
     assert.has_error(function() core.compile_ew("copy", "float32", "diagonal") end,
       "compile_ew: unknown layout 'diagonal' (dense, strided, rows, transpose)")
   end)

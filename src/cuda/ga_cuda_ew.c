@@ -18,6 +18,7 @@
  * (as NumPy's iterator does) unless the op reads its flat index `_i`. */
 #include "cuda/ga_cuda_internal.h"
 #include "cuda/ga_cuda_kernel.h"
+#include "cuda/ga_cuda_ewgen.h"
 #include "cuda/ga_cuda_ewplan.h"
 #include "base/ga_shape.h"
 #include "cuda/ga_cuda_queue.h"
@@ -113,18 +114,14 @@ static void gen_body_refs(ga_strbuf *b, const ga_ew_call *c, ew_refs ref, const 
   }
 }
 
-static void gen_body(ga_strbuf *b, const ga_ew_call *c, const char *elem, int vec, const char *indent) {
-  int na = c->nin + c->nout;
+/* The body of the skeleton's loop of form 'v', 'd' or 's' (ga_ewg_ref). */
+static void gen_body(ga_strbuf *b, const ga_ewg *g, const ga_ew_call *c, char form, const char *indent) {
   ew_refs ref;
-  for (int k = 0; k < na; k++) {
-    const ga_ew_arg *a = &c->arg[k];
-    if (a->kind == GA_AK_SCALAR) snprintf(ref[k], sizeof ref[k], "s%d", k);
-    else if (c->dense && a->kind == GA_AK_BCAST) snprintf(ref[k], sizeof ref[k], k < c->nin ? "b%d" : "p%d[0]", k);
-    else if (c->dense && vec) snprintf(ref[k], sizeof ref[k], "v%d.v[j]", k);
-    else if (c->dense) snprintf(ref[k], sizeof ref[k], "p%d[%s]", k, elem);
-    else snprintf(ref[k], sizeof ref[k], "*(%s%s *)(p%d + o%d)", k < c->nin ? "const " : "", cu(a->dtype), k, k);
+  for (int k = 0; k < c->nin + c->nout; k++) {
+    if (c->arg[k].kind == GA_AK_SCALAR) snprintf(ref[k], sizeof ref[k], "_ga_s%d", k);
+    else ga_ewg_ref(ref[k], sizeof ref[k], g, k, form);
   }
-  gen_body_refs(b, c, ref, elem, indent);
+  gen_body_refs(b, c, ref, "i", indent);
 }
 
 /* The tiled kernels' loop over tiles (see the top of the file).  Tile t of
@@ -142,8 +139,8 @@ static void gen_tiled(ga_strbuf *b, const ew_shape *s) {
                    "  %s (*t%d)[%d] = (%s (*)[%d])sm%d;\n", k, TT, TT + 1, cu(c->arg[k].dtype),
                    cu(c->arg[k].dtype), k, TT + 1, cu(c->arg[k].dtype), TT + 1, k);
   ga_sb_printf(b, "  const int tx = threadIdx.x %% %d, ty = threadIdx.x / %d;\n", s->tx, s->tx);
-  ga_sb_printf(b, "  const %s n0 = ix.shape[%d], n1 = ix.shape[%d];\n", IT, nd - 2, nd - 1);
-  ga_sb_printf(b, "  const %s tj = (n1 + %d) / %d, per = (n0 + %d) / %d * tj, ntiles = per * (n / (n0 * n1));\n",
+  ga_sb_printf(b, "  const %s n0 = _ga_ix.sh[%d], n1 = _ga_ix.sh[%d];\n", IT, nd - 2, nd - 1);
+  ga_sb_printf(b, "  const %s tj = (n1 + %d) / %d, per = (n0 + %d) / %d * tj, ntiles = per * (_ga_n / (n0 * n1));\n",
                IT, tj - 1, tj, ti - 1, ti);
   ga_sb_printf(b, "  for (%s t = blockIdx.x; t < ntiles; t += gridDim.x) {\n", IT);
   ga_sb_printf(b, "    const %s bi = t / per, w = t - bi * per, i0 = w / tj * %d, j0 = (w %% tj) * %d;\n", IT, ti, tj);
@@ -151,10 +148,10 @@ static void gen_tiled(ga_strbuf *b, const ew_shape *s) {
   for (int k = 0; k < na; k++) if (c->arg[k].kind != GA_AK_SCALAR) ga_sb_printf(b, ", bo%d = 0", k);
   ga_sb_puts(b, ";\n    (void)r;\n");
   for (int d = nd - 3; d >= 0; d--) {   /* outer dimensions: once per tile */
-    if (d > 0) ga_sb_printf(b, "    { %s q = r / ix.shape[%d], x = r - q * ix.shape[%d]; r = q;\n", IT, d, d);
+    if (d > 0) ga_sb_printf(b, "    { %s q = r / _ga_ix.sh[%d], x = r - q * _ga_ix.sh[%d]; r = q;\n", IT, d, d);
     else ga_sb_printf(b, "    { %s x = r;\n", IT);
     for (int k = 0; k < na; k++)
-      if (c->arg[k].kind != GA_AK_SCALAR) ga_sb_printf(b, "      bo%d += x * ix.st[%d][%d];\n", k, k, d);
+      if (c->arg[k].kind != GA_AK_SCALAR) ga_sb_printf(b, "      bo%d += x * _ga_ix.st[%d][%d];\n", k, k, d);
     ga_sb_puts(b, "    }\n");
   }
   if (s->staged & ((1u << c->nin) - 1)) {   /* staged inputs: columns on threadIdx */
@@ -162,15 +159,15 @@ static void gen_tiled(ga_strbuf *b, const ew_shape *s) {
     ga_sb_printf(b, "      const %s i = i0 + tx, j = j0 + ty + q * %d;\n      if (i < n0 && j < n1) {\n", IT, ty);
     for (int k = 0; k < c->nin; k++)
       if (s->staged >> k & 1)
-        ga_sb_printf(b, "        t%d[ty + q * %d][tx] = *(const %s *)(p%d + bo%d + i * ix.st[%d][%d] + j * ix.st[%d][%d]);\n",
+        ga_sb_printf(b, "        t%d[ty + q * %d][tx] = *(const %s *)(_ga_p%d + bo%d + i * _ga_ix.st[%d][%d] + j * _ga_ix.st[%d][%d]);\n",
                      k, ty, cu(c->arg[k].dtype), k, k, k, nd - 2, k, nd - 1);
     ga_sb_puts(b, "      }\n    }\n    __syncthreads();\n");
   }
   ew_refs ref;
   for (int k = 0; k < na; k++) {
-    if (c->arg[k].kind == GA_AK_SCALAR) snprintf(ref[k], sizeof ref[k], "s%d", k);
+    if (c->arg[k].kind == GA_AK_SCALAR) snprintf(ref[k], sizeof ref[k], "_ga_s%d", k);
     else if (s->staged >> k & 1) snprintf(ref[k], sizeof ref[k], "t%d[tx][ty + q * %d]", k, ty);
-    else snprintf(ref[k], sizeof ref[k], "*(%s%s *)(p%d + o%d)", k < c->nin ? "const " : "", cu(c->arg[k].dtype), k, k);
+    else snprintf(ref[k], sizeof ref[k], "*(%s%s *)(_ga_p%d + o%d)", k < c->nin ? "const " : "", cu(c->arg[k].dtype), k, k);
   }
   if (tr) {
     ga_sb_printf(b, "#pragma unroll\n    for (int q = 0; q < %d; q++) {\n", TT / ty);
@@ -182,7 +179,7 @@ static void gen_tiled(ga_strbuf *b, const ew_shape *s) {
   ga_sb_puts(b, "      if (i < n0 && j < n1) {\n");
   for (int k = 0; k < na; k++)
     if (c->arg[k].kind != GA_AK_SCALAR && !(s->staged >> k & 1))
-      ga_sb_printf(b, "        const %s o%d = bo%d + i * ix.st[%d][%d] + j * ix.st[%d][%d];\n", IT, k, k, k, nd - 2, k, nd - 1);
+      ga_sb_printf(b, "        const %s o%d = bo%d + i * _ga_ix.st[%d][%d] + j * _ga_ix.st[%d][%d];\n", IT, k, k, k, nd - 2, k, nd - 1);
   gen_body_refs(b, c, ref, "(bi * n0 + i) * n1 + j", "        ");
   ga_sb_puts(b, "      }\n    }\n");
   if (s->staged >> c->nin) {   /* staged outputs: written back with columns on threadIdx */
@@ -190,19 +187,30 @@ static void gen_tiled(ga_strbuf *b, const ew_shape *s) {
     ga_sb_printf(b, "      const %s i = i0 + tx, j = j0 + ty + q * %d;\n      if (i < n0 && j < n1) {\n", IT, ty);
     for (int k = c->nin; k < na; k++)
       if (s->staged >> k & 1)
-        ga_sb_printf(b, "        *(%s *)(p%d + bo%d + i * ix.st[%d][%d] + j * ix.st[%d][%d]) = t%d[ty + q * %d][tx];\n",
+        ga_sb_printf(b, "        *(%s *)(_ga_p%d + bo%d + i * _ga_ix.st[%d][%d] + j * _ga_ix.st[%d][%d]) = t%d[ty + q * %d][tx];\n",
                      cu(c->arg[k].dtype), k, k, k, nd - 2, k, nd - 1, k, ty);
     ga_sb_puts(b, "      }\n    }\n");
   }
   if (s->staged) ga_sb_puts(b, "    __syncthreads();   // the next tile reuses shared memory\n");
-  ga_sb_puts(b, "  }\n}\n");
+  ga_sb_puts(b, "  }\n");
+}
+
+typedef struct ew_gen { const ew_shape *s; ga_ewg g; } ew_gen;
+
+static void ew_param(ga_strbuf *b, int k, const void *ud) { (void)ud; ga_sb_printf(b, ", in%d_mt _ga_s%d", k, k); }
+
+static void ew_fill(ga_strbuf *b, const char *hole, const void *ud) {
+  const ew_gen *e = ud;
+  if (!strcmp(hole, "vbody")) gen_body(b, &e->g, e->s->c, 'v', "      ");
+  else if (!strcmp(hole, "dbody")) gen_body(b, &e->g, e->s->c, 'd', "    ");
+  else if (!strcmp(hole, "sbody")) gen_body(b, &e->g, e->s->c, 's', "    ");
+  else if (!strcmp(hole, "tiled")) gen_tiled(b, e->s);
 }
 
 static char *gen_source(const void *ud) {
   const ew_shape *s = ud;
   const ga_ew_call *c = s->c;
   int na = c->nin + c->nout;
-  const char *IT = s->idx64 ? "long long" : "int";
   ga_strbuf b;
   ga_sb_init(&b);
   ga_sb_puts(&b, ga_kernel_ga_types);
@@ -220,60 +228,18 @@ static char *gen_source(const void *ud) {
   for (int k = c->nin; k < na; k++)
     ga_sb_printf(&b, "typedef %s out%d_t; typedef %s out%d_mt;\n", cu_compute(c->loop_types[k]), k - c->nin,
                  cu(c->loop_types[k]), k - c->nin);
-  if (!c->dense) ga_sb_printf(&b, "struct ga_ix { %s shape[%d]; %s st[%d][%d]; };\n", IT, c->ndim, IT, na, c->ndim);
-  ga_sb_printf(&b, "extern \"C\" __global__ void __launch_bounds__(%d) ga_ew(%s n", BLOCK, IT);
+  ew_gen e = {s, {.name = "ga_ew", .idx64 = s->idx64, .dense = c->dense, .tiled = s->tile != TILE_NONE,
+                  .vec = s->vec, .ndim = c->ndim, .nrows = na, .n = na, .param = ew_param, .fill = ew_fill}};
+  e.g.ud = &e;
   for (int k = 0; k < na; k++) {
-    const ga_ew_arg *a = &c->arg[k];
-    const char *cst = k < c->nin ? "const " : "";
-    if (a->kind == GA_AK_SCALAR) ga_sb_printf(&b, ", in%d_mt s%d", k, k);
-    else if (c->dense) ga_sb_printf(&b, ", %s%s *p%d", cst, cu(a->dtype), k);
-    else ga_sb_printf(&b, ", %schar *p%d", cst, k);
+    /* the strided kernels address every array by byte offsets; its index
+     * struct has a row per operand (zeros for a scalar) */
+    int kind = c->arg[k].kind;
+    e.g.a[k] = (ga_ewg_arg){kind == GA_AK_SCALAR ? GA_EWG_SCALAR : !c->dense ? GA_EWG_STRIDED
+                            : kind == GA_AK_CONTIG ? GA_EWG_CONTIG : GA_EWG_BCAST,
+                            cu(c->arg[k].dtype), k < c->nin, false, k};
   }
-  if (!c->dense) ga_sb_puts(&b, ", const ga_ix ix");
-  ga_sb_puts(&b, ") {\n");
-  if (c->dense) {
-    for (int k = 0; k < c->nin; k++)
-      if (c->arg[k].kind == GA_AK_BCAST) ga_sb_printf(&b, "  const %s b%d = p%d[0];\n", cu(c->arg[k].dtype), k, k);
-    ga_sb_printf(&b, "  const %s base = ((%s)blockIdx.x * %d + threadIdx.x) * %d;\n", IT, IT, BLOCK, s->vec);
-    if (s->vec > 1) {
-      ga_sb_printf(&b, "  if (base + %d <= n) {\n", s->vec);
-      for (int k = 0; k < na; k++) {
-        const ga_ew_arg *a = &c->arg[k];
-        if (a->kind != GA_AK_CONTIG) continue;
-        if (k < c->nin)
-          ga_sb_printf(&b, "    const ga_vec<%s, %d> v%d = *(const ga_vec<%s, %d> *)(p%d + base);\n",
-                       cu(a->dtype), s->vec, k, cu(a->dtype), s->vec, k);
-        else
-          ga_sb_printf(&b, "    ga_vec<%s, %d> v%d;\n", cu(a->dtype), s->vec, k);
-      }
-      ga_sb_printf(&b, "#pragma unroll\n    for (int j = 0; j < %d; j++) {\n", s->vec);
-      gen_body(&b, c, "base + j", 1, "      ");
-      ga_sb_puts(&b, "    }\n");
-      for (int k = c->nin; k < na; k++)
-        if (c->arg[k].kind == GA_AK_CONTIG)
-          ga_sb_printf(&b, "    *(ga_vec<%s, %d> *)(p%d + base) = v%d;\n", cu(c->arg[k].dtype), s->vec, k, k);
-      ga_sb_puts(&b, "    return;\n  }\n");
-    }
-    ga_sb_printf(&b, "  for (%s e = base; e < n && e < base + %d; e++) {\n", IT, s->vec);
-    gen_body(&b, c, "e", 0, "    ");
-    ga_sb_puts(&b, "  }\n}\n");
-  } else if (s->tile != TILE_NONE) {
-    gen_tiled(&b, s);
-  } else {
-    ga_sb_printf(&b, "  for (%s i = (%s)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (%s)gridDim.x * blockDim.x) {\n", IT, IT, IT);
-    ga_sb_printf(&b, "    %s r = i", IT);
-    for (int k = 0; k < na; k++) if (c->arg[k].kind != GA_AK_SCALAR) ga_sb_printf(&b, ", o%d = 0", k);
-    ga_sb_puts(&b, ";\n");
-    /* the last index left is below shape[0]: no division for it */
-    for (int d = c->ndim - 1; d >= 0; d--) {
-      if (d > 0) ga_sb_printf(&b, "    { %s q = r / ix.shape[%d], x = r - q * ix.shape[%d]; r = q;\n", IT, d, d);
-      else ga_sb_printf(&b, "    { %s x = r;\n", IT);
-      for (int k = 0; k < na; k++) if (c->arg[k].kind != GA_AK_SCALAR) ga_sb_printf(&b, "      o%d += x * ix.st[%d][%d];\n", k, k, d);
-      ga_sb_puts(&b, "    }\n");
-    }
-    gen_body(&b, c, "i", 0, "    ");
-    ga_sb_puts(&b, "  }\n}\n");
-  }
+  ga_ewg_emit(&b, &e.g);
   return ga_sb_take(&b);
 }
 

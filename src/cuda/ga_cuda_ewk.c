@@ -11,6 +11,7 @@
  * whose operator[] takes a flat C-order index. */
 #include "cuda/ga_cuda_internal.h"
 #include "cuda/ga_cuda_kernel.h"
+#include "cuda/ga_cuda_ewgen.h"
 #include "cuda/ga_cuda_ewplan.h"
 #include "cuda/ga_cuda_queue.h"
 #include "base/ga_diskcache.h"
@@ -83,39 +84,52 @@ static void make_key(const ewk_shape *s, ga_kkey *key) {
   ga_kpack_put(&p, ga_hash64(d, n, k->hash[0] ^ 0x5bd1e9955bd1e995ULL), 64);
 }
 
-/* Declarations of the user's names for one element.  form: 'v' vector
- * registers (index _ga_j), 'd' dense pointers (index i), 's' strided
- * byte offsets. */
-static void gen_refs(ga_strbuf *b, const ga_ewk_call *c, char form, const char *ind) {
-  const ga_ewk *k = c->k;
-  for (int a = 0; a < c->nargs; a++) {
-    const ga_ewk_arg *g = &c->arg[a];
-    if (!is_array_kind(g->kind)) continue;
-    const char *cst = a < k->nin ? "const " : "", *T = tname(c, a), *nm = k->p[a].name;
-    if (g->kind == GA_EWK_K_BCAST && a < k->nin && form != 's')   /* loaded once, before the loop */
-      ga_sb_printf(b, "%sconst %s &%s = _ga_b%d;\n", ind, T, nm, a);
-    else if (g->kind == GA_EWK_K_BCAST)
-      ga_sb_printf(b, "%s%s%s &%s = _ga_p%d[0];\n", ind, cst, T, nm, a);
-    else if (form == 'v')
-      ga_sb_printf(b, "%s%s%s &%s = _ga_v%d.v[_ga_j];\n", ind, cst, T, nm, a);
-    else if (form == 'd')
-      ga_sb_printf(b, "%s%s%s &%s = _ga_p%d[i];\n", ind, cst, T, nm, a);
-    else
-      ga_sb_printf(b, "%s%s%s &%s = *(%s%s *)(_ga_p%d + _ga_o%d);\n", ind, cst, T, nm, cst, T, a, a);
-  }
+typedef struct ewk_gen { const ewk_shape *s; ga_ewg g; } ewk_gen;
+
+/* Scalars are the user's names; raw parameters are ga_raw_c (contiguous)
+ * or ga_raw_s (any layout) values. */
+static void ewk_param(ga_strbuf *b, int a, const void *ud) {
+  const ga_ewk_call *c = ((const ewk_gen *)ud)->s->c;
+  const ga_ewk_arg *g = &c->arg[a];
+  const char *cst = a < c->k->nin ? "const " : "", *T = tname(c, a), *nm = c->k->p[a].name;
+  if (g->kind == GA_EWK_K_SCALAR) ga_sb_printf(b, ", const %s %s", T, nm);
+  else if (g->kind == GA_EWK_K_RAWC) ga_sb_printf(b, ", %sga_raw_c<%s> %s", cst, T, nm);
+  else ga_sb_printf(b, ", %sga_raw_s<%s, %d> %s", cst, T, g->rndim > 0 ? g->rndim : 1, nm);
 }
 
-static void gen_op(ga_strbuf *b, const ga_ewk_call *c) {
+/* One element: the user's names as references (ga_ewg_ref's form), then
+ * the operation. */
+static void gen_element(ga_strbuf *b, const ewk_gen *e, char form, const char *ind) {
+  const ga_ewk_call *c = e->s->c;
+  for (int a = 0; a < c->nargs; a++) {
+    if (!is_array_kind(c->arg[a].kind)) continue;
+    char ref[96];
+    ga_ewg_ref(ref, sizeof ref, &e->g, a, form);
+    ga_sb_printf(b, "%s%s%s &%s = %s;\n", ind, a < c->k->nin ? "const " : "", tname(c, a), c->k->p[a].name, ref);
+  }
   ga_sb_puts(b, c->k->operation);
   ga_sb_puts(b, "\n;\n");
+}
+
+static void ewk_fill(ga_strbuf *b, const char *hole, const void *ud) {
+  const ewk_gen *e = ud;
+  const ga_ewk *k = e->s->c->k;
+  if (!strcmp(hole, "prologue")) {
+    ga_sb_printf(b, "  [[maybe_unused]] const ga_ind<%s> _ind = {_ga_n};\n", e->s->idx64 ? "long long" : "int");
+    if (k->loop_prep[0]) ga_sb_printf(b, "%s\n;\n", k->loop_prep);
+  } else if (!strcmp(hole, "epilogue")) {
+    if (k->after_loop[0]) ga_sb_printf(b, "%s\n;\n", k->after_loop);
+  } else if (!strcmp(hole, "vbody")) {
+    gen_element(b, e, 'v', "      ");
+  } else {
+    gen_element(b, e, hole[0], "    ");
+  }
 }
 
 static char *gen_source(const void *ud) {
   const ewk_shape *s = ud;
   const ga_ewk_call *c = s->c;
   const ga_ewk *k = c->k;
-  const char *IT = s->idx64 ? "long long" : "int";
-  int V = s->vec, nstr = 0;
   ga_strbuf b;
   ga_sb_init(&b);
   ga_sb_puts(&b, ga_kernel_ga_types);
@@ -123,81 +137,19 @@ static char *gen_source(const void *ud) {
   ga_sb_printf(&b, "// ElementwiseKernel %s\n", k->name);
   for (int t = 0; t < k->ntv; t++) ga_sb_printf(&b, "typedef %s %s;\n", ga_dtypes[c->tv_dtype[t]].cuda, k->tnames[t]);
   if (k->preamble[0]) { ga_sb_puts(&b, k->preamble); ga_sb_puts(&b, "\n"); }
-  for (int a = 0; a < c->nargs; a++) nstr += c->arg[a].kind == GA_EWK_K_STRIDED;
-  if (!c->dense)
-    ga_sb_printf(&b, "struct _ga_ix_t { %s sh[%d]; %s st[%d][%d]; };\n", IT, c->ndim, IT, nstr > 0 ? nstr : 1, c->ndim);
-  ga_sb_printf(&b, "extern \"C\" __global__ void __launch_bounds__(%d) %s(%s _ga_n", BLOCK, k->name, IT);
+  ewk_gen e = {s, {.name = k->name, .idx64 = s->idx64, .dense = c->dense, .vec = s->vec, .ndim = c->ndim,
+                   .n = c->nargs, .param = ewk_param, .fill = ewk_fill}};
+  e.g.ud = &e;
   for (int a = 0; a < c->nargs; a++) {
-    const ga_ewk_arg *g = &c->arg[a];
-    const char *cst = a < k->nin ? "const " : "", *T = tname(c, a), *nm = k->p[a].name;
-    switch (g->kind) {
-    case GA_EWK_K_SCALAR: ga_sb_printf(&b, ", const %s %s", T, nm); break;
-    case GA_EWK_K_CONTIG: case GA_EWK_K_BCAST: ga_sb_printf(&b, ", %s%s *_ga_p%d", cst, T, a); break;
-    case GA_EWK_K_STRIDED: ga_sb_printf(&b, ", %schar *_ga_p%d", cst, a); break;
-    case GA_EWK_K_RAWC: ga_sb_printf(&b, ", %sga_raw_c<%s> %s", cst, T, nm); break;
-    case GA_EWK_K_RAWS: ga_sb_printf(&b, ", %sga_raw_s<%s, %d> %s", cst, T, g->rndim > 0 ? g->rndim : 1, nm); break;
-    }
+    /* the index struct has a row per strided array */
+    int kind = c->arg[a].kind;
+    ga_ewg_arg *g = &e.g.a[a];
+    *g = (ga_ewg_arg){kind == GA_EWK_K_SCALAR ? GA_EWG_SCALAR : kind == GA_EWK_K_CONTIG ? GA_EWG_CONTIG
+                      : kind == GA_EWK_K_BCAST ? GA_EWG_BCAST : kind == GA_EWK_K_STRIDED ? GA_EWG_STRIDED
+                      : GA_EWG_OTHER, tname(c, a), a < k->nin, a >= k->nin && !k->p[a].write_first, 0};
+    if (kind == GA_EWK_K_STRIDED) g->row = e.g.nrows++;
   }
-  if (!c->dense) ga_sb_puts(&b, ", const _ga_ix_t _ga_ix");
-  ga_sb_puts(&b, ") {\n");
-  ga_sb_printf(&b, "  [[maybe_unused]] const ga_ind<%s> _ind = {_ga_n};\n", IT);
-  if (k->loop_prep[0]) ga_sb_printf(&b, "%s\n;\n", k->loop_prep);
-  if (c->dense) {
-    for (int a = 0; a < k->nin; a++)
-      if (c->arg[a].kind == GA_EWK_K_BCAST)
-        ga_sb_printf(&b, "  const %s _ga_b%d = _ga_p%d[0];\n", tname(c, a), a, a);
-    ga_sb_printf(&b, "  const %s _ga_base = ((%s)blockIdx.x * %d + threadIdx.x) * %d;\n", IT, IT, BLOCK, V);
-    if (V > 1) {
-      ga_sb_printf(&b, "  if (_ga_base + %d <= _ga_n) {\n", V);
-      for (int a = 0; a < c->nargs; a++) {
-        if (c->arg[a].kind != GA_EWK_K_CONTIG) continue;
-        const char *T = tname(c, a);
-        if (a < k->nin)
-          ga_sb_printf(&b, "    const ga_vec<%s, %d> _ga_v%d = *(const ga_vec<%s, %d> *)(_ga_p%d + _ga_base);\n",
-                       T, V, a, T, V, a);
-        else if (k->p[a].write_first)
-          ga_sb_printf(&b, "    ga_vec<%s, %d> _ga_v%d;\n", T, V, a);
-        else
-          ga_sb_printf(&b, "    ga_vec<%s, %d> _ga_v%d = *(ga_vec<%s, %d> *)(_ga_p%d + _ga_base);\n",
-                       T, V, a, T, V, a);
-      }
-      ga_sb_printf(&b, "#pragma unroll\n    for (int _ga_j = 0; _ga_j < %d; _ga_j++) {\n", V);
-      ga_sb_printf(&b, "      [[maybe_unused]] %s i = _ga_base + _ga_j;\n", IT);
-      gen_refs(&b, c, 'v', "      ");
-      gen_op(&b, c);
-      ga_sb_puts(&b, "    }\n");
-      for (int a = k->nin; a < c->nargs; a++)
-        if (c->arg[a].kind == GA_EWK_K_CONTIG)
-          ga_sb_printf(&b, "    *(ga_vec<%s, %d> *)(_ga_p%d + _ga_base) = _ga_v%d;\n", tname(c, a), V, a, a);
-      ga_sb_printf(&b, "  } else {\n    for (%s i = _ga_base; i < _ga_n; i++) {\n", IT);
-      gen_refs(&b, c, 'd', "      ");
-      gen_op(&b, c);
-      ga_sb_puts(&b, "    }\n  }\n");
-    } else {
-      ga_sb_printf(&b, "  if (_ga_base < _ga_n) {\n    [[maybe_unused]] %s i = _ga_base;\n", IT);
-      gen_refs(&b, c, 'd', "    ");
-      gen_op(&b, c);
-      ga_sb_puts(&b, "  }\n");
-    }
-  } else {
-    ga_sb_printf(&b, "  for (%s i = (%s)blockIdx.x * blockDim.x + threadIdx.x; i < _ga_n; i += (%s)gridDim.x * "
-                 "blockDim.x) {\n", IT, IT, IT);
-    ga_sb_printf(&b, "    %s _ga_r = i", IT);
-    for (int a = 0; a < c->nargs; a++)
-      if (c->arg[a].kind == GA_EWK_K_STRIDED) ga_sb_printf(&b, ", _ga_o%d = 0", a);
-    ga_sb_printf(&b, ";\n#pragma unroll\n    for (int _ga_d = %d; _ga_d >= 0; _ga_d--) {\n", c->ndim - 1);
-    ga_sb_printf(&b, "      %s _ga_q = _ga_r / _ga_ix.sh[_ga_d], _ga_x = _ga_r - _ga_q * _ga_ix.sh[_ga_d];\n"
-                 "      _ga_r = _ga_q;\n", IT);
-    for (int a = 0, si = 0; a < c->nargs; a++)
-      if (c->arg[a].kind == GA_EWK_K_STRIDED)
-        ga_sb_printf(&b, "      _ga_o%d += _ga_x * _ga_ix.st[%d][_ga_d];\n", a, si++);
-    ga_sb_puts(&b, "    }\n");
-    gen_refs(&b, c, 's', "    ");
-    gen_op(&b, c);
-    ga_sb_puts(&b, "  }\n");
-  }
-  if (k->after_loop[0]) ga_sb_printf(&b, "%s\n;\n", k->after_loop);
-  ga_sb_puts(&b, "}\n");
+  ga_ewg_emit(&b, &e.g);
   return ga_sb_take(&b);
 }
 
