@@ -1,5 +1,7 @@
 /* Elementwise kernels on CUDA: the structural key, the source generated from
- * an op row, and the launch.  Kernel shapes:
+ * an op row, and the launch.  Kernel shapes (the dense and strided loops
+ * are kernels/ga_ew.cuh, shared with ElementwiseKernel through
+ * ga_cuda_ewgen.h; index and vector width and grid: ga_cuda_ewplan.h):
  *  - dense (collapsed to 1-d, every operand contiguous, broadcast or scalar):
  *    each thread moves VEC consecutive elements with aligned vector accesses;
  *  - rows (n-d strided, innermost dimension >= 32): a block takes a tile of

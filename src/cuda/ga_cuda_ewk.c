@@ -1,12 +1,10 @@
 /* ElementwiseKernel on CUDA: the source generated around the user's
  * operation, its structural cache key, and the launch (through the batching
- * queue).  Kernel shapes, as for the built-in ops (ga_cuda_ew.c):
- *  - dense (loop collapsed to 1-d, every non-raw array contiguous or one
- *    broadcast element): each thread handles VEC consecutive elements with
- *    16-byte vector loads and stores; the user's names are references into
- *    those registers (an output the operation may read is loaded first);
- *  - strided: grid-stride loop, index decomposed over the collapsed shape,
- *    names are references into global memory (CuPy's semantics).
+ * queue).  The kernel is the built-in ops' skeleton (kernels/ga_ew.cuh,
+ * through ga_cuda_ewgen.h; launch planning: ga_cuda_ewplan.h):
+ *  - dense: the user's names are references into the vector registers (an
+ *    output the operation may read is loaded first);
+ *  - strided: names are references into global memory (CuPy's semantics).
  * raw parameters are ga_raw_c (contiguous) or ga_raw_s (any layout) values
  * whose operator[] takes a flat C-order index. */
 #include "cuda/ga_cuda_internal.h"
