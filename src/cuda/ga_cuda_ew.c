@@ -36,13 +36,11 @@ extern const char ga_kernel_ga_cmath[];
 
 #define BLOCK GA_EW_BLOCK
 
-enum { TILE_NONE, TILE_ROWS, TILE_TRANSPOSE };
-
 typedef struct ew_shape {
   const ga_ew_call *c;
   int idx64;    /* 64-bit index arithmetic */
   int vec;      /* elements per thread in the dense kernel */
-  int tile;     /* TILE_*: the strided kernel's shape */
+  int tile;     /* GA_EWG_TILE_*: the strided kernel's shape */
   int tx, r;    /* threads along the innermost dimension; elements per thread */
   unsigned staged;  /* args (bit k) that go through shared memory (transpose) */
 } ew_shape;
@@ -90,9 +88,7 @@ static void make_key(const ew_shape *s, ga_kkey *key) {
 }
 
 /* Load the inputs, run the op's expression, store the outputs, for element
- * `elem`.  Dense kernels index contiguous operands with p<k>[elem], or, in
- * the vector path (vec), use the registers v<k>.v[j] loaded beforehand;
- * strided kernels use the byte offsets o<k>. */
+ * `elem` (the flat index _i), each operand spelled as ga_ewg_ref says. */
 typedef char ew_refs[GA_MAXARGS][64];
 
 /* The body with each argument's element spelled ref[k]. */
@@ -116,85 +112,15 @@ static void gen_body_refs(ga_strbuf *b, const ga_ew_call *c, ew_refs ref, const 
   }
 }
 
-/* The body of the skeleton's loop of form 'v', 'd' or 's' (ga_ewg_ref). */
-static void gen_body(ga_strbuf *b, const ga_ewg *g, const ga_ew_call *c, char form, const char *indent) {
+/* The body of the skeleton's loop of form 'v', 'd', 's' or 't' (ga_ewg_ref). */
+static void gen_body(ga_strbuf *b, const ga_ewg *g, const ga_ew_call *c, char form, const char *elem,
+                     const char *indent) {
   ew_refs ref;
   for (int k = 0; k < c->nin + c->nout; k++) {
     if (c->arg[k].kind == GA_AK_SCALAR) snprintf(ref[k], sizeof ref[k], "_ga_s%d", k);
     else ga_ewg_ref(ref[k], sizeof ref[k], g, k, form);
   }
-  gen_body_refs(b, c, ref, "i", indent);
-}
-
-/* The tiled kernels' loop over tiles (see the top of the file).  Tile t of
- * the batch `bi` covers rows i0.. and columns j0.. of the two innermost
- * dimensions; bo<k> is arg k's byte offset of the batch's element (0, 0). */
-static void gen_tiled(ga_strbuf *b, const ew_shape *s) {
-  const ga_ew_call *c = s->c;
-  int na = c->nin + c->nout, nd = c->ndim;
-  const char *IT = s->idx64 ? "long long" : "int";
-  bool tr = s->tile == TILE_TRANSPOSE;
-  int ty = BLOCK / s->tx, ti = tr ? TT : ty, tj = tr ? TT : s->tx * s->r;
-  for (int k = 0; k < na; k++)
-    if (s->staged >> k & 1)   /* raw bytes: the element types have constructors */
-      ga_sb_printf(b, "  __shared__ __align__(16) unsigned char sm%d[%d * %d * sizeof(%s)];\n"
-                   "  %s (*t%d)[%d] = (%s (*)[%d])sm%d;\n", k, TT, TT + 1, cu(c->arg[k].dtype),
-                   cu(c->arg[k].dtype), k, TT + 1, cu(c->arg[k].dtype), TT + 1, k);
-  ga_sb_printf(b, "  const int tx = threadIdx.x %% %d, ty = threadIdx.x / %d;\n", s->tx, s->tx);
-  ga_sb_printf(b, "  const %s n0 = _ga_ix.sh[%d], n1 = _ga_ix.sh[%d];\n", IT, nd - 2, nd - 1);
-  ga_sb_printf(b, "  const %s tj = (n1 + %d) / %d, per = (n0 + %d) / %d * tj, ntiles = per * (_ga_n / (n0 * n1));\n",
-               IT, tj - 1, tj, ti - 1, ti);
-  ga_sb_printf(b, "  for (%s t = blockIdx.x; t < ntiles; t += gridDim.x) {\n", IT);
-  ga_sb_printf(b, "    const %s bi = t / per, w = t - bi * per, i0 = w / tj * %d, j0 = (w %% tj) * %d;\n", IT, ti, tj);
-  ga_sb_printf(b, "    %s r = bi", IT);
-  for (int k = 0; k < na; k++) if (c->arg[k].kind != GA_AK_SCALAR) ga_sb_printf(b, ", bo%d = 0", k);
-  ga_sb_puts(b, ";\n    (void)r;\n");
-  for (int d = nd - 3; d >= 0; d--) {   /* outer dimensions: once per tile */
-    if (d > 0) ga_sb_printf(b, "    { %s q = r / _ga_ix.sh[%d], x = r - q * _ga_ix.sh[%d]; r = q;\n", IT, d, d);
-    else ga_sb_printf(b, "    { %s x = r;\n", IT);
-    for (int k = 0; k < na; k++)
-      if (c->arg[k].kind != GA_AK_SCALAR) ga_sb_printf(b, "      bo%d += x * _ga_ix.st[%d][%d];\n", k, k, d);
-    ga_sb_puts(b, "    }\n");
-  }
-  if (s->staged & ((1u << c->nin) - 1)) {   /* staged inputs: columns on threadIdx */
-    ga_sb_printf(b, "#pragma unroll\n    for (int q = 0; q < %d; q++) {\n", TT / ty);
-    ga_sb_printf(b, "      const %s i = i0 + tx, j = j0 + ty + q * %d;\n      if (i < n0 && j < n1) {\n", IT, ty);
-    for (int k = 0; k < c->nin; k++)
-      if (s->staged >> k & 1)
-        ga_sb_printf(b, "        t%d[ty + q * %d][tx] = *(const %s *)(_ga_p%d + bo%d + i * _ga_ix.st[%d][%d] + j * _ga_ix.st[%d][%d]);\n",
-                     k, ty, cu(c->arg[k].dtype), k, k, k, nd - 2, k, nd - 1);
-    ga_sb_puts(b, "      }\n    }\n    __syncthreads();\n");
-  }
-  ew_refs ref;
-  for (int k = 0; k < na; k++) {
-    if (c->arg[k].kind == GA_AK_SCALAR) snprintf(ref[k], sizeof ref[k], "_ga_s%d", k);
-    else if (s->staged >> k & 1) snprintf(ref[k], sizeof ref[k], "t%d[tx][ty + q * %d]", k, ty);
-    else snprintf(ref[k], sizeof ref[k], "*(%s%s *)(_ga_p%d + o%d)", k < c->nin ? "const " : "", cu(c->arg[k].dtype), k, k);
-  }
-  if (tr) {
-    ga_sb_printf(b, "#pragma unroll\n    for (int q = 0; q < %d; q++) {\n", TT / ty);
-    ga_sb_printf(b, "      const %s i = i0 + ty + q * %d, j = j0 + tx;\n", IT, ty);
-  } else {
-    ga_sb_printf(b, "#pragma unroll\n    for (int q = 0; q < %d; q++) {\n", s->r);
-    ga_sb_printf(b, "      const %s i = i0 + ty, j = j0 + tx + q * %d;\n", IT, s->tx);
-  }
-  ga_sb_puts(b, "      if (i < n0 && j < n1) {\n");
-  for (int k = 0; k < na; k++)
-    if (c->arg[k].kind != GA_AK_SCALAR && !(s->staged >> k & 1))
-      ga_sb_printf(b, "        const %s o%d = bo%d + i * _ga_ix.st[%d][%d] + j * _ga_ix.st[%d][%d];\n", IT, k, k, k, nd - 2, k, nd - 1);
-  gen_body_refs(b, c, ref, "(bi * n0 + i) * n1 + j", "        ");
-  ga_sb_puts(b, "      }\n    }\n");
-  if (s->staged >> c->nin) {   /* staged outputs: written back with columns on threadIdx */
-    ga_sb_printf(b, "    __syncthreads();\n#pragma unroll\n    for (int q = 0; q < %d; q++) {\n", TT / ty);
-    ga_sb_printf(b, "      const %s i = i0 + tx, j = j0 + ty + q * %d;\n      if (i < n0 && j < n1) {\n", IT, ty);
-    for (int k = c->nin; k < na; k++)
-      if (s->staged >> k & 1)
-        ga_sb_printf(b, "        *(%s *)(_ga_p%d + bo%d + i * _ga_ix.st[%d][%d] + j * _ga_ix.st[%d][%d]) = t%d[ty + q * %d][tx];\n",
-                     cu(c->arg[k].dtype), k, k, k, nd - 2, k, nd - 1, k, ty);
-    ga_sb_puts(b, "      }\n    }\n");
-  }
-  if (s->staged) ga_sb_puts(b, "    __syncthreads();   // the next tile reuses shared memory\n");
-  ga_sb_puts(b, "  }\n");
+  gen_body_refs(b, c, ref, elem, indent);
 }
 
 typedef struct ew_gen { const ew_shape *s; ga_ewg g; } ew_gen;
@@ -203,10 +129,10 @@ static void ew_param(ga_strbuf *b, int k, const void *ud) { (void)ud; ga_sb_prin
 
 static void ew_fill(ga_strbuf *b, const char *hole, const void *ud) {
   const ew_gen *e = ud;
-  if (!strcmp(hole, "vbody")) gen_body(b, &e->g, e->s->c, 'v', "      ");
-  else if (!strcmp(hole, "dbody")) gen_body(b, &e->g, e->s->c, 'd', "    ");
-  else if (!strcmp(hole, "sbody")) gen_body(b, &e->g, e->s->c, 's', "    ");
-  else if (!strcmp(hole, "tiled")) gen_tiled(b, e->s);
+  if (!strcmp(hole, "vbody")) gen_body(b, &e->g, e->s->c, 'v', "i", "      ");
+  else if (!strcmp(hole, "dbody")) gen_body(b, &e->g, e->s->c, 'd', "i", "    ");
+  else if (!strcmp(hole, "sbody")) gen_body(b, &e->g, e->s->c, 's', "i", "    ");
+  else if (!strcmp(hole, "tbody")) gen_body(b, &e->g, e->s->c, 't', "(bi * n0 + i) * n1 + j", "        ");
 }
 
 static char *gen_source(const void *ud) {
@@ -230,8 +156,9 @@ static char *gen_source(const void *ud) {
   for (int k = c->nin; k < na; k++)
     ga_sb_printf(&b, "typedef %s out%d_t; typedef %s out%d_mt;\n", cu_compute(c->loop_types[k]), k - c->nin,
                  cu(c->loop_types[k]), k - c->nin);
-  ew_gen e = {s, {.name = "ga_ew", .idx64 = s->idx64, .dense = c->dense, .tiled = s->tile != TILE_NONE,
-                  .vec = s->vec, .ndim = c->ndim, .nrows = na, .n = na, .param = ew_param, .fill = ew_fill}};
+  ew_gen e = {s, {.name = "ga_ew", .idx64 = s->idx64, .dense = c->dense, .vec = s->vec, .ndim = c->ndim,
+                  .nrows = na, .n = na, .tile = s->tile, .tx = s->tx, .r = s->r, .staged = s->staged,
+                  .param = ew_param, .fill = ew_fill}};
   e.g.ud = &e;
   for (int k = 0; k < na; k++) {
     /* the strided kernels address every array by byte offsets; its index
@@ -322,13 +249,13 @@ static void plan(const ga_ew_call *c0, ga_ew_call *lc, ew_shape *s) {
     }
   }
   if (s->staged && n0 >= 16 && n1 >= 16 && smem <= SMEM_MAX) {
-    s->tile = TILE_TRANSPOSE;
+    s->tile = GA_EWG_TILE_TRANSPOSE;
     s->r = TT / (BLOCK / TT);
     return;
   }
   s->staged = 0;
   if (n1 < 32) return;   /* short rows: the grid-stride kernel wastes fewer threads */
-  s->tile = TILE_ROWS;
+  s->tile = GA_EWG_TILE_ROWS;
   /* threads along a row, and elements each: at least half of a tile's
    * columns are in the row */
   s->tx = n1 >= 1024 ? 256 : n1 >= 512 ? 128 : n1 >= 256 ? 64 : 32;
@@ -376,10 +303,10 @@ int ga_cuda_ew(const ga_ew_call *c0) {
     args[nargs] = &ix;
     sizes[nargs++] = ga_ewp_index(&ix, s.idx64, c->ndim, c->shape, na, rows);
   }
-  if (s.tile != TILE_NONE) {
+  if (s.tile != GA_EWG_TILE_NONE) {
     /* one block per tile (the kernel loops if the grid is capped) */
     int nd = c->ndim;
-    int64_t ti = s.tile == TILE_TRANSPOSE ? TT : BLOCK / s.tx, tj = s.tile == TILE_TRANSPOSE ? TT : s.tx * s.r;
+    int64_t ti = s.tile == GA_EWG_TILE_TRANSPOSE ? TT : BLOCK / s.tx, tj = s.tile == GA_EWG_TILE_TRANSPOSE ? TT : s.tx * s.r;
     int64_t n0 = c->shape[nd - 2], n1 = c->shape[nd - 1];
     int64_t want = (n0 + ti - 1) / ti * ((n1 + tj - 1) / tj) * (c->size / (n0 * n1));
     blocks = (unsigned)(want < INT32_MAX ? want : INT32_MAX);

@@ -12,6 +12,8 @@ void ga_ewg_ref(char *buf, size_t n, const ga_ewg *g, int k, char form) {
     /* a broadcast input is loaded once before the dense loop */
     if (a->in && form != 's') snprintf(buf, n, "_ga_b%d", k);
     else snprintf(buf, n, "_ga_p%d[0]", k);
+  } else if (form == 't' && (g->staged >> k & 1)) {
+    snprintf(buf, n, "_ga_t%d[tx][ty + q * GA_EW_TY]", k);
   } else if (form == 'v') {
     snprintf(buf, n, "_ga_v%d.v[_ga_j]", k);
   } else if (form == 'd') {
@@ -21,7 +23,8 @@ void ga_ewg_ref(char *buf, size_t n, const ga_ewg *g, int k, char form) {
   }
 }
 
-/* #define NAME followed by item(k, T) for each operand `pick` selects. */
+/* #define NAME followed by item(k, T) for each operand of `kind` that is
+ * an input (io > 0), an output (io < 0) or either (0). */
 static void list(ga_strbuf *b, const ga_ewg *g, const char *name, int kind, int io, const char *item) {
   ga_sb_printf(b, "#define %s", name);
   for (int k = 0; k < g->n; k++) {
@@ -33,14 +36,57 @@ static void list(ga_strbuf *b, const ga_ewg *g, const char *name, int kind, int 
   ga_sb_puts(b, "\n");
 }
 
+/* The tiled kernel's shape and lists (see kernels/ga_ew.cuh); every array
+ * is STRIDED there. */
+static void tiled(ga_strbuf *b, const ga_ewg *g) {
+  bool tr = g->tile == GA_EWG_TILE_TRANSPOSE;
+  int tt = 32, ty = GA_EW_BLOCK / g->tx;
+  unsigned ins = 0;
+  for (int k = 0; k < g->n; k++) ins |= (unsigned)g->a[k].in << k;
+  ga_sb_printf(b, "#define GA_EW_TX %d\n#define GA_EW_TY %d\n#define GA_EW_TI %d\n#define GA_EW_TJ %d\n", g->tx, ty,
+               tr ? tt : ty, tr ? tt : g->tx * g->r);
+  ga_sb_printf(b, "#define GA_EW_TQ %d\n#define GA_EW_TRANSPOSE %d\n#define GA_EW_STAGED_IN %d\n"
+               "#define GA_EW_STAGED_OUT %d\n", tr ? tt / ty : g->r, tr, (g->staged & ins) != 0, (g->staged & ~ins) != 0);
+  static const struct { const char *name, *item; int which; } lists[] = {
+    {"GA_EW_SMEMS", "GA_EW_SMEM", 0}, {"GA_EW_STAGE_LOADS", "GA_EW_STAGE_LOAD", 1},
+    {"GA_EW_STAGE_STORES", "GA_EW_STAGE_STORE", 2}, {"GA_EW_TOFFSETS", "GA_EW_TOFFSET", 3}};
+  for (int l = 0; l < 4; l++) {
+    ga_sb_printf(b, "#define %s", lists[l].name);
+    for (int k = 0; k < g->n; k++) {
+      const ga_ewg_arg *a = &g->a[k];
+      bool st = g->staged >> k & 1, arr = a->kind == GA_EWG_STRIDED;
+      int w = lists[l].which;
+      if (w == 0 && st) ga_sb_printf(b, " %s(%d, %s)", lists[l].item, k, a->T);
+      else if ((w == 1 && st && a->in) || (w == 2 && st && !a->in))
+        ga_sb_printf(b, " %s(%d, %d, %s)", lists[l].item, k, a->row, a->T);
+      else if (w == 3 && arr && !st) ga_sb_printf(b, " %s(%d, %d)", lists[l].item, k, a->row);
+    }
+    ga_sb_puts(b, "\n");
+  }
+  ga_sb_puts(b, "#define GA_EW_BOFFSETS ");
+  for (int k = 0; k < g->n; k++)
+    if (g->a[k].kind == GA_EWG_STRIDED) ga_sb_printf(b, ", bo%d = 0", k);
+  ga_sb_puts(b, "\n#define GA_EW_BOSTEPS(d)");
+  for (int k = 0; k < g->n; k++)
+    if (g->a[k].kind == GA_EWG_STRIDED) ga_sb_printf(b, " GA_EW_BOSTEP(%d, %d, d)", k, g->a[k].row);
+  ga_sb_puts(b, "\n#define GA_EW_BSTEPS");   /* the outer dimensions: once per tile */
+  for (int d = g->ndim - 3; d >= 0; d--) ga_sb_printf(b, d ? " GA_EW_BSTEP(%d)" : " GA_EW_BSTEP0", d);
+  ga_sb_puts(b, "\n");
+}
+
 static void defines(ga_strbuf *b, const ga_ewg *g) {
   ga_sb_printf(b, "#define GA_IT %s\n#define GA_EW_DENSE %d\n#define GA_EW_TILED %d\n", g->idx64 ? "long long" : "int",
-               g->dense, g->tiled);
+               g->dense, !g->dense && g->tile != GA_EWG_TILE_NONE);
   ga_sb_printf(b, "#define GA_EW_BLOCK %d\n#define GA_EW_VEC %d\n", GA_EW_BLOCK, g->vec);
   if (g->dense) {
     list(b, g, "GA_EW_BLOADS", GA_EWG_BCAST, 1, "GA_EW_BLOAD");
     list(b, g, "GA_EW_VLOADS", g->vec > 1 ? GA_EWG_CONTIG : -1, 0, NULL);
     list(b, g, "GA_EW_VSTORES", g->vec > 1 ? GA_EWG_CONTIG : -1, -1, "GA_EW_VSTORE");
+    return;
+  }
+  ga_sb_printf(b, "#define GA_EW_NDIM %d\n", g->ndim);
+  if (g->tile != GA_EWG_TILE_NONE) {
+    tiled(b, g);
     return;
   }
   ga_sb_puts(b, "#define GA_EW_OFFSETS ");
@@ -76,8 +122,8 @@ static void signature(ga_strbuf *b, const ga_ewg *g) {
 static bool wanted(const ga_ewg *g, const char *hole) {
   if (!strcmp(hole, "vbody")) return g->dense && g->vec > 1;
   if (!strcmp(hole, "dbody")) return g->dense;
-  if (!strcmp(hole, "tiled")) return !g->dense && g->tiled;
-  if (!strcmp(hole, "sbody")) return !g->dense && !g->tiled;
+  if (!strcmp(hole, "tbody")) return !g->dense && g->tile != GA_EWG_TILE_NONE;
+  if (!strcmp(hole, "sbody")) return !g->dense && g->tile == GA_EWG_TILE_NONE;
   return true;
 }
 

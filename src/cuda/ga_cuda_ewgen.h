@@ -26,15 +26,20 @@ typedef struct ga_ewg_arg {
   int row;         /* STRIDED: its row of the index struct */
 } ga_ewg_arg;
 
+enum { GA_EWG_TILE_NONE, GA_EWG_TILE_ROWS, GA_EWG_TILE_TRANSPOSE };
+
 typedef struct ga_ewg {
   const char *name;
-  bool idx64, dense, tiled;
+  bool idx64, dense;
   int vec, ndim, nrows, n;
+  int tile;          /* GA_EWG_TILE_*: a strided kernel's shape */
+  int tx, r;         /* tiled rows: threads along a row, elements each */
+  unsigned staged;   /* transpose: operands (bit k) through shared memory */
   ga_ewg_arg a[GA_EWK_MAXARGS];
   /* the parameter of a SCALAR or OTHER operand, with its leading ", " */
   void (*param)(ga_strbuf *b, int k, const void *ud);
-  /* the code of a //@ line: "prologue", "vbody", "dbody", "sbody" (forms
-   * 'v', 'd', 's' of ga_ewg_ref), "tiled", "epilogue" */
+  /* the code of a //@ line: "prologue", "vbody", "dbody", "sbody", "tbody"
+   * (forms 'v', 'd', 's', 't' of ga_ewg_ref), "epilogue" */
   void (*fill)(ga_strbuf *b, const char *hole, const void *ud);
   const void *ud;
 } ga_ewg;
@@ -43,7 +48,8 @@ typedef struct ga_ewg {
 void ga_ewg_emit(ga_strbuf *b, const ga_ewg *g);
 
 /* Operand k's element (not a SCALAR or OTHER one) in a body of form 'v'
- * (vector registers), 'd' (dense pointers, index i) or 's' (byte offsets). */
+ * (vector registers), 'd' (dense pointers, index i), 's' (byte offsets) or
+ * 't' (a tile: staged in shared memory, else byte offsets). */
 void ga_ewg_ref(char *buf, size_t n, const ga_ewg *g, int k, char form);
 
 #endif
