@@ -81,9 +81,8 @@ static void make_key(const ew_shape *s, ga_kkey *key) {
      * only array vs scalar */
     int kind = c->arg[k].kind;
     if (!c->dense && kind != GA_AK_SCALAR) kind = GA_AK_STRIDED;
-    ga_kpack_put(&p, (uint64_t)c->arg[k].dtype, 5);
-    ga_kpack_put(&p, (uint64_t)c->loop_types[k], 5);
-    ga_kpack_put(&p, (uint64_t)kind, 2);
+    /* one field per operand: this runs on every call */
+    ga_kpack_put(&p, (uint64_t)c->arg[k].dtype | (uint64_t)c->loop_types[k] << 5 | (uint64_t)kind << 10, 12);
   }
 }
 
