@@ -57,13 +57,13 @@ describe("kernel templates", function()
 
   it("chooses the kernel shape from the layout", function()
     local tr = core.ew_source("copy", "float32", "transpose")
-    assert.matches("__shared__", tr, 1, true)
-    assert.matches("t0[tx][ty + q * 8]", tr, 1, true)
+    assert.matches("#define GA_EW_SMEMS GA_EW_SMEM(0, float)\n", tr, 1, true)   -- kernels/ga_ew.cuh
+    assert.matches("_ga_t0[tx][ty + q * GA_EW_TY]", tr, 1, true)
     local rows = core.ew_source("copy", "float32", "rows")
-    assert.matches("threadIdx.x % 256", rows, 1, true)
-    assert.is_nil(rows:find("__shared__", 1, true))
+    assert.matches("#define GA_EW_TX 256\n", rows, 1, true)
+    assert.matches("#define GA_EW_SMEMS\n", rows, 1, true)   -- nothing in shared memory
     local strided = core.ew_source("copy", "float32", "strided")
-    assert.matches("i += (int)gridDim.x * blockDim.x", strided, 1, true)
+    assert.matches("i += (GA_IT)gridDim.x * blockDim.x", strided, 1, true)
     assert.has_error(function() core.compile_ew("copy", "float32", "diagonal") end,
       "compile_ew: unknown layout 'diagonal' (dense, strided, rows, transpose)")
   end)

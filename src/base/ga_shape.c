@@ -170,3 +170,27 @@ int ga_broadcast_to(ga_array *v, int ndim, const int64_t *shape) {
   ga_array_set_geometry(v, ndim, shape, st);
   return GA_OK;
 }
+
+int ga_collapse(int ndim, int64_t *shape, int nops, int64_t *const *st, bool drop1) {
+  int nd = 0;
+  for (int i = 0; i < ndim; i++) {
+    if (drop1 && shape[i] == 1) continue;
+    bool merge = nd > 0;
+    for (int k = 0; k < nops && merge; k++)
+      if (st[k]) merge = st[k][nd - 1] == st[k][i] * shape[i];
+    if (merge) {
+      shape[nd - 1] *= shape[i];
+      for (int k = 0; k < nops; k++) if (st[k]) st[k][nd - 1] = st[k][i];
+      continue;
+    }
+    shape[nd] = shape[i];
+    for (int k = 0; k < nops; k++) if (st[k]) st[k][nd] = st[k][i];
+    nd++;
+  }
+  if (nd == 0) {
+    shape[0] = 1;
+    for (int k = 0; k < nops; k++) if (st[k]) st[k][0] = 0;
+    nd = 1;
+  }
+  return nd;
+}

@@ -29,4 +29,23 @@ int ga_expand(ga_array *v, int ndim_out, const bool *isnew);
 /* Broadcast v to (ndim, shape) with zero strides; NumPy's one-way rule. */
 int ga_broadcast_to(ga_array *v, int ndim, const int64_t *shape);
 
+/* Dimension collapsing, for every pipeline (elementwise, ElementwiseKernel,
+ * reductions, ReductionKernel): merge neighbouring axes that every operand
+ * walks as one (stride[outer] == stride[inner] * shape[inner]), and drop
+ * length-1 axes when drop1, so that the C-order walk of the loop stays the
+ * same with fewer index divisions.  st[k] is operand k's byte strides, edited
+ * in place with shape; NULL for an operand that takes no part (a scalar, a
+ * raw array).  Returns the new ndim, at least 1: nothing left is one axis
+ * of length 1 with zero strides.  No allocation: this runs on every call. */
+int ga_collapse(int ndim, int64_t *shape, int nops, int64_t *const *st, bool drop1);
+
+/* How an operand walks a collapsed loop (ndim, shape) with strides st. */
+enum { GA_WALK_CONTIG, GA_WALK_BCAST, GA_WALK_STRIDED };
+static inline int ga_walk(int ndim, const int64_t *shape, const int64_t *st, int itemsize) {
+  bool zero = true;
+  for (int i = 0; i < ndim; i++) zero = zero && (st[i] == 0 || shape[i] == 1);
+  if (zero) return GA_WALK_BCAST;   /* one element */
+  return ndim == 1 && st[0] == itemsize ? GA_WALK_CONTIG : GA_WALK_STRIDED;
+}
+
 #endif

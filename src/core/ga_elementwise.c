@@ -3,6 +3,7 @@
  * collapsing, and the hand-off to the backend of the operands' device. */
 #include "core/ga_elementwise.h"
 #include "core/ga_backend.h"
+#include "base/ga_shape.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -243,39 +244,17 @@ int ga_ew_check_out(ga_ew_plan *plan, int k, const ga_array *out, int casting) {
 /* Merge dimensions that every operand walks contiguously, drop size-1 axes:
  * a C-contiguous n-d op becomes 1-d, the fast kernel. */
 static void collapse(ga_ew_call *c) {
-  int n = c->nin + c->nout, nd = 0;
-  for (int i = 0; i < c->ndim; i++) {
-    if (c->shape[i] == 1) continue;
-    if (nd > 0) {
-      bool merge = true;
-      for (int k = 0; k < n && merge; k++)
-        if (c->arg[k].kind != GA_AK_SCALAR)
-          merge = c->arg[k].strides[nd - 1] == c->arg[k].strides[i] * c->shape[i];
-      if (merge) {
-        c->shape[nd - 1] *= c->shape[i];
-        for (int k = 0; k < n; k++) c->arg[k].strides[nd - 1] = c->arg[k].strides[i];
-        continue;
-      }
-    }
-    c->shape[nd] = c->shape[i];
-    for (int k = 0; k < n; k++) c->arg[k].strides[nd] = c->arg[k].strides[i];
-    nd++;
-  }
-  if (nd == 0) {
-    nd = 1;
-    c->shape[0] = 1;
-    for (int k = 0; k < n; k++) c->arg[k].strides[0] = 0;
-  }
-  c->ndim = nd;
-  c->dense = nd == 1;
+  int n = c->nin + c->nout;
+  int64_t *st[GA_MAXARGS];
+  for (int k = 0; k < n; k++) st[k] = c->arg[k].kind == GA_AK_SCALAR ? NULL : c->arg[k].strides;
+  c->ndim = ga_collapse(c->ndim, c->shape, n, st, true);
+  c->dense = c->ndim == 1;
   for (int k = 0; k < n; k++) {
     ga_ew_arg *a = &c->arg[k];
     if (a->kind == GA_AK_SCALAR) continue;
-    bool zero = true;
-    for (int i = 0; i < nd; i++) zero = zero && (a->strides[i] == 0 || c->shape[i] == 1);
-    if (zero) a->kind = GA_AK_BCAST;
-    else if (nd == 1 && a->strides[0] == GA_ITEMSIZE(a->dtype)) a->kind = GA_AK_CONTIG;
-    else { a->kind = GA_AK_STRIDED; c->dense = false; }
+    int w = ga_walk(c->ndim, c->shape, a->strides, GA_ITEMSIZE(a->dtype));
+    a->kind = w == GA_WALK_BCAST ? GA_AK_BCAST : w == GA_WALK_CONTIG ? GA_AK_CONTIG : GA_AK_STRIDED;
+    c->dense = c->dense && w != GA_WALK_STRIDED;
   }
 }
 

@@ -5,6 +5,7 @@
  * collapsing the loop's dimensions like the built-in elementwise ops. */
 #include "core/ga_ewk.h"
 #include "base/ga_diskcache.h"   /* ga_hash64 */
+#include "base/ga_shape.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -418,58 +419,29 @@ void ga_ewk_out_shape(const ga_ewk_plan *plan, int *ndim, int64_t *shape) {
 static void raw_layout(const ga_array *a, ga_ewk_arg *g) {
   g->rsize = a->size;
   if (ga_is_c_contiguous(a)) { g->kind = GA_EWK_K_RAWC; return; }
-  int nd = 0;
-  for (int i = 0; i < a->ndim; i++) {
-    if (a->shape[i] == 1) continue;
-    if (nd > 0 && g->strides[nd - 1] == a->strides[i] * a->shape[i]) {
-      g->rshape[nd - 1] *= a->shape[i];
-      g->strides[nd - 1] = a->strides[i];
-      continue;
-    }
-    g->rshape[nd] = a->shape[i];
-    g->strides[nd++] = a->strides[i];
-  }
+  memcpy(g->rshape, a->shape, sizeof(int64_t) * a->ndim);
+  memcpy(g->strides, a->strides, sizeof(int64_t) * a->ndim);
+  int64_t *st = g->strides;
   g->kind = GA_EWK_K_RAWS;
-  g->rndim = nd;
+  g->rndim = ga_collapse(a->ndim, g->rshape, 1, &st, true);
 }
 
 /* Merge dimensions every non-raw array walks contiguously and drop size-1
  * axes (reduce_dims, the default), then classify each array. */
 static void collapse(ga_ewk_call *c, bool reduce) {
-  int n = c->nargs, nd = 0;
-  for (int i = 0; i < c->ndim; i++) {
-    if (reduce && c->shape[i] == 1) continue;
-    if (reduce && nd > 0) {
-      bool merge = true;
-      for (int k = 0; k < n && merge; k++)
-        if (c->arg[k].kind == GA_EWK_K_STRIDED)
-          merge = c->arg[k].strides[nd - 1] == c->arg[k].strides[i] * c->shape[i];
-      if (merge) {
-        c->shape[nd - 1] *= c->shape[i];
-        for (int k = 0; k < n; k++)
-          if (c->arg[k].kind == GA_EWK_K_STRIDED) c->arg[k].strides[nd - 1] = c->arg[k].strides[i];
-        continue;
-      }
-    }
-    c->shape[nd] = c->shape[i];
-    for (int k = 0; k < n; k++)
-      if (c->arg[k].kind == GA_EWK_K_STRIDED) c->arg[k].strides[nd] = c->arg[k].strides[i];
-    nd++;
-  }
-  if (nd == 0) {
-    nd = 1;
-    c->shape[0] = 1;
-    for (int k = 0; k < n; k++) if (c->arg[k].kind == GA_EWK_K_STRIDED) c->arg[k].strides[0] = 0;
-  }
-  c->ndim = nd;
+  int n = c->nargs;
+  int64_t *st[GA_EWK_MAXARGS];
+  for (int k = 0; k < n; k++) st[k] = c->arg[k].kind == GA_EWK_K_STRIDED ? c->arg[k].strides : NULL;
+  /* without reduce_dims only a 0-d loop changes (to one axis of length 1) */
+  if (reduce || c->ndim == 0) c->ndim = ga_collapse(c->ndim, c->shape, n, st, reduce);
+  int nd = c->ndim;
   c->dense = nd == 1;
   for (int k = 0; k < n; k++) {
     ga_ewk_arg *a = &c->arg[k];
     if (a->kind != GA_EWK_K_STRIDED) continue;
-    bool zero = true;
-    for (int i = 0; i < nd; i++) zero = zero && (a->strides[i] == 0 || c->shape[i] == 1);
-    if (zero) a->kind = GA_EWK_K_BCAST;
-    else if (nd == 1 && a->strides[0] == GA_ITEMSIZE(a->dtype)) a->kind = GA_EWK_K_CONTIG;
+    int w = ga_walk(nd, c->shape, a->strides, GA_ITEMSIZE(a->dtype));
+    if (w == GA_WALK_BCAST) a->kind = GA_EWK_K_BCAST;
+    else if (w == GA_WALK_CONTIG) a->kind = GA_EWK_K_CONTIG;
     else c->dense = false;
   }
   if (!c->dense)   /* the strided kernel addresses every array by byte offsets */

@@ -6,6 +6,7 @@
 #include "core/ga_redk.h"
 #include "base/ga_diskcache.h"   /* ga_hash64 */
 #include "core/ga_reduce.h"      /* ga_red_axes */
+#include "base/ga_shape.h"
 #include <ctype.h>
 #include <string.h>
 
@@ -144,28 +145,6 @@ int ga_redk_prepare(const ga_redk *k, const ga_ewk_operand *ops, int nargs, int 
   return GA_OK;
 }
 
-/* one axis before collapsing: its length and every array's byte stride */
-typedef struct rk_axis { int64_t n, st[GA_EWK_MAXARGS]; } rk_axis;
-
-/* merge inner b into outer a where every array (those with use[] set)
- * walks both as one */
-static int collapse(rk_axis *ax, int n, int nargs, const bool *use) {
-  if (n == 0) return 0;
-  int m = 0;
-  for (int j = 1; j < n; j++) {
-    rk_axis *a = &ax[m], *b = &ax[j];
-    bool ok = true;
-    for (int k = 0; k < nargs && ok; k++) ok = !use[k] || a->st[k] == b->st[k] * b->n;
-    if (ok) {
-      a->n *= b->n;
-      for (int k = 0; k < nargs; k++) a->st[k] = b->st[k];
-    } else {
-      ax[++m] = *b;
-    }
-  }
-  return m + 1;
-}
-
 int ga_redk_build(const ga_redk *k, const ga_redk_plan *plan, const ga_ewk_operand *ops, ga_array *const *outs,
                   void *stream, ga_redk_call *c) {
   memset(c, 0, sizeof *c);
@@ -207,28 +186,33 @@ int ga_redk_build(const ga_redk *k, const ga_redk_plan *plan, const ga_ewk_opera
       }
     }
   }
-  /* split the axes; length-1 ones change no offset */
-  rk_axis ko[GA_MAXDIM], ro[GA_MAXDIM];
+  /* split the axes straight into the call; length-1 ones change no offset */
   int nk = 0, nr = 0;
   for (int d = 0; d < plan->ndim; d++) {
     if (plan->shape[d] == 1) continue;
-    rk_axis *x = plan->reduced[d] ? &ro[nr++] : &ko[nk++];
-    x->n = plan->shape[d];
-    for (int a = 0; a < np; a++) x->st[a] = c->arg[a].kind == GA_REDK_ARRAY ? bst[a][d] : 0;
+    if (plan->reduced[d]) {
+      c->rshape[nr] = plan->shape[d];
+      for (int a = 0; a < nin; a++) if (in_use[a]) c->arg[a].sr[nr] = bst[a][d];
+      nr++;
+    } else {
+      c->oshape[nk] = plan->shape[d];
+      for (int a = 0; a < np; a++) if (all_use[a]) c->arg[a].so[nk] = bst[a][d];
+      nk++;
+    }
   }
-  nk = collapse(ko, nk, np, all_use);
-  nr = collapse(ro, nr, np, in_use);
-  if (nk == 0) { nk = 1; memset(&ko[0], 0, sizeof ko[0]); ko[0].n = 1; }
-  if (nr == 0 || c->nred == 0) { nr = 1; memset(&ro[0], 0, sizeof ro[0]); ro[0].n = c->nred; }
-  c->ondim = nk;
-  c->rndim = nr;
-  for (int d = 0; d < nk; d++) {
-    c->oshape[d] = ko[d].n;
-    for (int a = 0; a < np; a++) c->arg[a].so[d] = ko[d].st[a];
+  /* merge where every array walks two axes as one (outputs have no
+   * reduced axes) */
+  int64_t *so[GA_EWK_MAXARGS], *sr[GA_EWK_MAXARGS];
+  for (int a = 0; a < np; a++) {
+    so[a] = all_use[a] ? c->arg[a].so : NULL;
+    sr[a] = in_use[a] ? c->arg[a].sr : NULL;
   }
-  for (int d = 0; d < nr; d++) {
-    c->rshape[d] = ro[d].n;
-    for (int a = 0; a < nin; a++) c->arg[a].sr[d] = ro[d].st[a];
+  c->ondim = ga_collapse(nk, c->oshape, np, so, false);
+  c->rndim = ga_collapse(nr, c->rshape, nin, sr, false);
+  if (c->nred == 0) {
+    c->rndim = 1;
+    c->rshape[0] = 0;
+    for (int a = 0; a < nin; a++) c->arg[a].sr[0] = 0;
   }
   return GA_OK;
 }

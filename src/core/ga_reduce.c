@@ -60,26 +60,8 @@ int ga_red_prepare(const ga_red_op *op, const ga_array *x, int naxes, const int 
   return GA_OK;
 }
 
-/* one axis of the call before collapsing */
-typedef struct red_axis { int64_t n, is, os; } red_axis;
-
-/* merge neighbours a (outer) and b (inner) when b's stride times its length
- * is a's stride in the input (and, for kept axes, in the output) */
-static int collapse(red_axis *ax, int n, bool kept) {
-  if (n == 0) { ax[0] = (red_axis){1, 0, 0}; return 1; }
-  int m = 0;
-  for (int k = 1; k < n; k++) {
-    red_axis *a = &ax[m], *b = &ax[k];
-    if (a->is == b->is * b->n && (!kept || a->os == b->os * b->n)) {
-      a->n *= b->n;
-      a->is = b->is;
-      a->os = b->os;
-    } else {
-      ax[++m] = *b;
-    }
-  }
-  return m + 1;
-}
+/* one reduced axis before sorting and collapsing */
+typedef struct red_axis { int64_t n, is; } red_axis;
 
 static int cmp_stride_desc(const void *pa, const void *pb) {
   int64_t a = llabs(((const red_axis *)pa)->is), b = llabs(((const red_axis *)pb)->is);
@@ -112,28 +94,31 @@ int ga_red_run(const ga_red_plan *p, const ga_array *x, ga_array *out, void *str
   c.nred = p->nred;
   c.nout = nout;
   /* split the input's axes; length-1 axes change no offset (nor a C-order
-   * position), so they go */
-  red_axis ko[GA_MAXDIM], ro[GA_MAXDIM];
+   * position), so they go.  Kept axes go straight into the call. */
+  red_axis ro[GA_MAXDIM];
   int nk = 0, nr = 0, od = 0;
   bool keep = out->ndim == x->ndim;
   for (int d = 0; d < x->ndim; d++) {
     if (p->reduced[d]) {
       if (keep) od++;
-      if (x->shape[d] != 1) ro[nr++] = (red_axis){x->shape[d], x->strides[d], 0};
+      if (x->shape[d] != 1) ro[nr++] = (red_axis){x->shape[d], x->strides[d]};
     } else {
-      if (x->shape[d] != 1) ko[nk++] = (red_axis){x->shape[d], x->strides[d], out->strides[od]};
+      if (x->shape[d] != 1) {
+        c.oshape[nk] = x->shape[d];
+        c.istr_o[nk] = x->strides[d];
+        c.ostr[nk++] = out->strides[od];
+      }
       od++;
     }
   }
   /* a position (arg*) is in C order; other rows read in memory order */
   if (!(p->op->flags & GA_REDF_ARG) && nr > 1) qsort(ro, nr, sizeof ro[0], cmp_stride_desc);
-  if (p->nred == 0) { nr = 1; ro[0] = (red_axis){0, 0, 0}; }
-  nk = collapse(ko, nk, true);
-  nr = p->nred == 0 ? 1 : collapse(ro, nr, false);
-  c.ondim = nk;
-  for (int k = 0; k < nk; k++) { c.oshape[k] = ko[k].n; c.istr_o[k] = ko[k].is; c.ostr[k] = ko[k].os; }
-  c.rndim = nr;
   for (int k = 0; k < nr; k++) { c.rshape[k] = ro[k].n; c.istr_r[k] = ro[k].is; }
+  /* kept axes merge where both the input and the output walk them as one */
+  int64_t *kst[2] = {c.istr_o, c.ostr}, *rst = c.istr_r;
+  c.ondim = ga_collapse(nk, c.oshape, 2, kst, false);
+  if (p->nred == 0) { c.rndim = 1; c.rshape[0] = 0; c.istr_r[0] = 0; }
+  else c.rndim = ga_collapse(nr, c.rshape, 1, &rst, false);
   int rc = ga_backend_of(c.device)->reduce(&c);
   if (cast) ga_array_release(&tmp);
   return rc;

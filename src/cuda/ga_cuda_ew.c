@@ -1,5 +1,7 @@
 /* Elementwise kernels on CUDA: the structural key, the source generated from
- * an op row, and the launch.  Kernel shapes:
+ * an op row, and the launch.  Kernel shapes (the dense and strided loops
+ * are kernels/ga_ew.cuh, shared with ElementwiseKernel through
+ * ga_cuda_ewgen.h; index and vector width and grid: ga_cuda_ewplan.h):
  *  - dense (collapsed to 1-d, every operand contiguous, broadcast or scalar):
  *    each thread moves VEC consecutive elements with aligned vector accesses;
  *  - rows (n-d strided, innermost dimension >= 32): a block takes a tile of
@@ -18,6 +20,9 @@
  * (as NumPy's iterator does) unless the op reads its flat index `_i`. */
 #include "cuda/ga_cuda_internal.h"
 #include "cuda/ga_cuda_kernel.h"
+#include "cuda/ga_cuda_ewgen.h"
+#include "cuda/ga_cuda_ewplan.h"
+#include "base/ga_shape.h"
 #include "cuda/ga_cuda_queue.h"
 #include "base/ga_strbuf.h"
 #include <ctype.h>
@@ -29,15 +34,13 @@ extern const char ga_kernel_ga_types[];
 extern const char ga_kernel_ga_math[];
 extern const char ga_kernel_ga_cmath[];
 
-#define BLOCK 256
-
-enum { TILE_NONE, TILE_ROWS, TILE_TRANSPOSE };
+#define BLOCK GA_EW_BLOCK
 
 typedef struct ew_shape {
   const ga_ew_call *c;
   int idx64;    /* 64-bit index arithmetic */
   int vec;      /* elements per thread in the dense kernel */
-  int tile;     /* TILE_*: the strided kernel's shape */
+  int tile;     /* GA_EWG_TILE_*: the strided kernel's shape */
   int tx, r;    /* threads along the innermost dimension; elements per thread */
   unsigned staged;  /* args (bit k) that go through shared memory (transpose) */
 } ew_shape;
@@ -49,62 +52,42 @@ static const char *cu(int dt) { return ga_dtypes[dt].cuda; }
 /* The type a loop computes in: float16 in float (rounded once on store). */
 static const char *cu_compute(int dt) { return dt == GA_FLOAT16 ? "float" : cu(dt); }
 
-/* Does every byte offset of the call fit in a signed 32-bit int? */
-/* Margin below 2^31 so that `base + VEC` in the dense kernel and `i +=
- * stride` in the grid-stride loop cannot overflow a 32-bit index. */
-#define IDX32_LIMIT ((int64_t)INT32_MAX - (1 << 22))
-
-static int needs_idx64(const ga_ew_call *c) {
-  if (c->size >= IDX32_LIMIT) return 1;
+/* The planner's view of the operands (ga_cuda_ewplan.h). */
+static void plan_args(const ga_ew_call *c, ga_ewp_arg *pa) {
   for (int k = 0; k < c->nin + c->nout; k++) {
-    int64_t span = GA_ITEMSIZE(c->arg[k].dtype);
-    for (int d = 0; d < c->ndim; d++) {
-      int64_t s = c->arg[k].strides[d];
-      span += (c->shape[d] - 1) * (s < 0 ? -s : s);
-    }
-    if (span >= IDX32_LIMIT) return 1;
+    const ga_ew_arg *a = &c->arg[k];
+    pa[k] = (ga_ewp_arg){a->kind == GA_AK_SCALAR ? NULL : a->strides, a->data, GA_ITEMSIZE(a->dtype),
+                         a->kind == GA_AK_CONTIG};
   }
-  return 0;
-}
-
-/* Elements per thread for the dense kernel: 16 bytes of the widest operand,
- * if every contiguous pointer is aligned for it. */
-static int pick_vec(const ga_ew_call *c) {
-  int maxsz = 1;
-  for (int k = 0; k < c->nin + c->nout; k++)
-    if (c->arg[k].kind == GA_AK_CONTIG && GA_ITEMSIZE(c->arg[k].dtype) > maxsz)
-      maxsz = GA_ITEMSIZE(c->arg[k].dtype);
-  int vec = 16 / maxsz;
-  if (vec < 1) vec = 1;
-  for (int k = 0; k < c->nin + c->nout && vec > 1; k++)
-    if (c->arg[k].kind == GA_AK_CONTIG &&
-        ((uintptr_t)c->arg[k].data % ((uintptr_t)vec * GA_ITEMSIZE(c->arg[k].dtype))) != 0)
-      vec = 1;
-  return vec;
 }
 
 static void make_key(const ew_shape *s, ga_kkey *key) {
   const ga_ew_call *c = s->c;
-  memset(key, 0, sizeof *key);
-  key->w[0] = (uint64_t)c->op->id | (uint64_t)c->ndim << 16 | (uint64_t)s->idx64 << 24 |
-              (uint64_t)s->vec << 25 | (uint64_t)c->dense << 31 | (uint64_t)c->nin << 32 |
-              (uint64_t)c->nout << 36 | 1ull << 40 /* kind: elementwise op row */ |
-              (uint64_t)s->tile << 41 | (uint64_t)(s->tx / 32) << 43 | (uint64_t)s->r << 52 |
-              (uint64_t)s->staged << 56;
+  ga_kpack p;
+  ga_kpack_init(&p, key, GA_KFAM_EW);
+  ga_kpack_put(&p, (uint64_t)c->op->id, 16);
+  ga_kpack_put(&p, (uint64_t)c->ndim, 6);
+  ga_kpack_put(&p, (uint64_t)s->idx64, 1);
+  ga_kpack_put(&p, (uint64_t)s->vec, 5);
+  ga_kpack_put(&p, (uint64_t)c->dense, 1);
+  ga_kpack_put(&p, (uint64_t)c->nin, 4);
+  ga_kpack_put(&p, (uint64_t)c->nout, 4);
+  ga_kpack_put(&p, (uint64_t)s->tile, 2);
+  ga_kpack_put(&p, (uint64_t)(s->tx / 32), 4);
+  ga_kpack_put(&p, (uint64_t)s->r, 3);
+  ga_kpack_put(&p, (uint64_t)s->staged, GA_MAXARGS);
   for (int k = 0; k < c->nin + c->nout; k++) {
     /* the dense kernel distinguishes contiguous/broadcast; the strided one
      * only array vs scalar */
     int kind = c->arg[k].kind;
     if (!c->dense && kind != GA_AK_SCALAR) kind = GA_AK_STRIDED;
-    uint64_t f = (uint64_t)c->arg[k].dtype | (uint64_t)c->loop_types[k] << 5 | (uint64_t)kind << 10;
-    key->w[1 + k / 5] |= f << (12 * (k % 5));
+    /* one field per operand: this runs on every call */
+    ga_kpack_put(&p, (uint64_t)c->arg[k].dtype | (uint64_t)c->loop_types[k] << 5 | (uint64_t)kind << 10, 12);
   }
 }
 
 /* Load the inputs, run the op's expression, store the outputs, for element
- * `elem`.  Dense kernels index contiguous operands with p<k>[elem], or, in
- * the vector path (vec), use the registers v<k>.v[j] loaded beforehand;
- * strided kernels use the byte offsets o<k>. */
+ * `elem` (the flat index _i), each operand spelled as ga_ewg_ref says. */
 typedef char ew_refs[GA_MAXARGS][64];
 
 /* The body with each argument's element spelled ref[k]. */
@@ -128,96 +111,33 @@ static void gen_body_refs(ga_strbuf *b, const ga_ew_call *c, ew_refs ref, const 
   }
 }
 
-static void gen_body(ga_strbuf *b, const ga_ew_call *c, const char *elem, int vec, const char *indent) {
-  int na = c->nin + c->nout;
+/* The body of the skeleton's loop of form 'v', 'd', 's' or 't' (ga_ewg_ref). */
+static void gen_body(ga_strbuf *b, const ga_ewg *g, const ga_ew_call *c, char form, const char *elem,
+                     const char *indent) {
   ew_refs ref;
-  for (int k = 0; k < na; k++) {
-    const ga_ew_arg *a = &c->arg[k];
-    if (a->kind == GA_AK_SCALAR) snprintf(ref[k], sizeof ref[k], "s%d", k);
-    else if (c->dense && a->kind == GA_AK_BCAST) snprintf(ref[k], sizeof ref[k], k < c->nin ? "b%d" : "p%d[0]", k);
-    else if (c->dense && vec) snprintf(ref[k], sizeof ref[k], "v%d.v[j]", k);
-    else if (c->dense) snprintf(ref[k], sizeof ref[k], "p%d[%s]", k, elem);
-    else snprintf(ref[k], sizeof ref[k], "*(%s%s *)(p%d + o%d)", k < c->nin ? "const " : "", cu(a->dtype), k, k);
+  for (int k = 0; k < c->nin + c->nout; k++) {
+    if (c->arg[k].kind == GA_AK_SCALAR) snprintf(ref[k], sizeof ref[k], "_ga_s%d", k);
+    else ga_ewg_ref(ref[k], sizeof ref[k], g, k, form);
   }
   gen_body_refs(b, c, ref, elem, indent);
 }
 
-/* The tiled kernels' loop over tiles (see the top of the file).  Tile t of
- * the batch `bi` covers rows i0.. and columns j0.. of the two innermost
- * dimensions; bo<k> is arg k's byte offset of the batch's element (0, 0). */
-static void gen_tiled(ga_strbuf *b, const ew_shape *s) {
-  const ga_ew_call *c = s->c;
-  int na = c->nin + c->nout, nd = c->ndim;
-  const char *IT = s->idx64 ? "long long" : "int";
-  bool tr = s->tile == TILE_TRANSPOSE;
-  int ty = BLOCK / s->tx, ti = tr ? TT : ty, tj = tr ? TT : s->tx * s->r;
-  for (int k = 0; k < na; k++)
-    if (s->staged >> k & 1)   /* raw bytes: the element types have constructors */
-      ga_sb_printf(b, "  __shared__ __align__(16) unsigned char sm%d[%d * %d * sizeof(%s)];\n"
-                   "  %s (*t%d)[%d] = (%s (*)[%d])sm%d;\n", k, TT, TT + 1, cu(c->arg[k].dtype),
-                   cu(c->arg[k].dtype), k, TT + 1, cu(c->arg[k].dtype), TT + 1, k);
-  ga_sb_printf(b, "  const int tx = threadIdx.x %% %d, ty = threadIdx.x / %d;\n", s->tx, s->tx);
-  ga_sb_printf(b, "  const %s n0 = ix.shape[%d], n1 = ix.shape[%d];\n", IT, nd - 2, nd - 1);
-  ga_sb_printf(b, "  const %s tj = (n1 + %d) / %d, per = (n0 + %d) / %d * tj, ntiles = per * (n / (n0 * n1));\n",
-               IT, tj - 1, tj, ti - 1, ti);
-  ga_sb_printf(b, "  for (%s t = blockIdx.x; t < ntiles; t += gridDim.x) {\n", IT);
-  ga_sb_printf(b, "    const %s bi = t / per, w = t - bi * per, i0 = w / tj * %d, j0 = (w %% tj) * %d;\n", IT, ti, tj);
-  ga_sb_printf(b, "    %s r = bi", IT);
-  for (int k = 0; k < na; k++) if (c->arg[k].kind != GA_AK_SCALAR) ga_sb_printf(b, ", bo%d = 0", k);
-  ga_sb_puts(b, ";\n    (void)r;\n");
-  for (int d = nd - 3; d >= 0; d--) {   /* outer dimensions: once per tile */
-    if (d > 0) ga_sb_printf(b, "    { %s q = r / ix.shape[%d], x = r - q * ix.shape[%d]; r = q;\n", IT, d, d);
-    else ga_sb_printf(b, "    { %s x = r;\n", IT);
-    for (int k = 0; k < na; k++)
-      if (c->arg[k].kind != GA_AK_SCALAR) ga_sb_printf(b, "      bo%d += x * ix.st[%d][%d];\n", k, k, d);
-    ga_sb_puts(b, "    }\n");
-  }
-  if (s->staged & ((1u << c->nin) - 1)) {   /* staged inputs: columns on threadIdx */
-    ga_sb_printf(b, "#pragma unroll\n    for (int q = 0; q < %d; q++) {\n", TT / ty);
-    ga_sb_printf(b, "      const %s i = i0 + tx, j = j0 + ty + q * %d;\n      if (i < n0 && j < n1) {\n", IT, ty);
-    for (int k = 0; k < c->nin; k++)
-      if (s->staged >> k & 1)
-        ga_sb_printf(b, "        t%d[ty + q * %d][tx] = *(const %s *)(p%d + bo%d + i * ix.st[%d][%d] + j * ix.st[%d][%d]);\n",
-                     k, ty, cu(c->arg[k].dtype), k, k, k, nd - 2, k, nd - 1);
-    ga_sb_puts(b, "      }\n    }\n    __syncthreads();\n");
-  }
-  ew_refs ref;
-  for (int k = 0; k < na; k++) {
-    if (c->arg[k].kind == GA_AK_SCALAR) snprintf(ref[k], sizeof ref[k], "s%d", k);
-    else if (s->staged >> k & 1) snprintf(ref[k], sizeof ref[k], "t%d[tx][ty + q * %d]", k, ty);
-    else snprintf(ref[k], sizeof ref[k], "*(%s%s *)(p%d + o%d)", k < c->nin ? "const " : "", cu(c->arg[k].dtype), k, k);
-  }
-  if (tr) {
-    ga_sb_printf(b, "#pragma unroll\n    for (int q = 0; q < %d; q++) {\n", TT / ty);
-    ga_sb_printf(b, "      const %s i = i0 + ty + q * %d, j = j0 + tx;\n", IT, ty);
-  } else {
-    ga_sb_printf(b, "#pragma unroll\n    for (int q = 0; q < %d; q++) {\n", s->r);
-    ga_sb_printf(b, "      const %s i = i0 + ty, j = j0 + tx + q * %d;\n", IT, s->tx);
-  }
-  ga_sb_puts(b, "      if (i < n0 && j < n1) {\n");
-  for (int k = 0; k < na; k++)
-    if (c->arg[k].kind != GA_AK_SCALAR && !(s->staged >> k & 1))
-      ga_sb_printf(b, "        const %s o%d = bo%d + i * ix.st[%d][%d] + j * ix.st[%d][%d];\n", IT, k, k, k, nd - 2, k, nd - 1);
-  gen_body_refs(b, c, ref, "(bi * n0 + i) * n1 + j", "        ");
-  ga_sb_puts(b, "      }\n    }\n");
-  if (s->staged >> c->nin) {   /* staged outputs: written back with columns on threadIdx */
-    ga_sb_printf(b, "    __syncthreads();\n#pragma unroll\n    for (int q = 0; q < %d; q++) {\n", TT / ty);
-    ga_sb_printf(b, "      const %s i = i0 + tx, j = j0 + ty + q * %d;\n      if (i < n0 && j < n1) {\n", IT, ty);
-    for (int k = c->nin; k < na; k++)
-      if (s->staged >> k & 1)
-        ga_sb_printf(b, "        *(%s *)(p%d + bo%d + i * ix.st[%d][%d] + j * ix.st[%d][%d]) = t%d[ty + q * %d][tx];\n",
-                     cu(c->arg[k].dtype), k, k, k, nd - 2, k, nd - 1, k, ty);
-    ga_sb_puts(b, "      }\n    }\n");
-  }
-  if (s->staged) ga_sb_puts(b, "    __syncthreads();   // the next tile reuses shared memory\n");
-  ga_sb_puts(b, "  }\n}\n");
+typedef struct ew_gen { const ew_shape *s; ga_ewg g; } ew_gen;
+
+static void ew_param(ga_strbuf *b, int k, const void *ud) { (void)ud; ga_sb_printf(b, ", in%d_mt _ga_s%d", k, k); }
+
+static void ew_fill(ga_strbuf *b, const char *hole, const void *ud) {
+  const ew_gen *e = ud;
+  if (!strcmp(hole, "vbody")) gen_body(b, &e->g, e->s->c, 'v', "i", "      ");
+  else if (!strcmp(hole, "dbody")) gen_body(b, &e->g, e->s->c, 'd', "i", "    ");
+  else if (!strcmp(hole, "sbody")) gen_body(b, &e->g, e->s->c, 's', "i", "    ");
+  else if (!strcmp(hole, "tbody")) gen_body(b, &e->g, e->s->c, 't', "(bi * n0 + i) * n1 + j", "        ");
 }
 
 static char *gen_source(const void *ud) {
   const ew_shape *s = ud;
   const ga_ew_call *c = s->c;
   int na = c->nin + c->nout;
-  const char *IT = s->idx64 ? "long long" : "int";
   ga_strbuf b;
   ga_sb_init(&b);
   ga_sb_puts(&b, ga_kernel_ga_types);
@@ -235,60 +155,19 @@ static char *gen_source(const void *ud) {
   for (int k = c->nin; k < na; k++)
     ga_sb_printf(&b, "typedef %s out%d_t; typedef %s out%d_mt;\n", cu_compute(c->loop_types[k]), k - c->nin,
                  cu(c->loop_types[k]), k - c->nin);
-  if (!c->dense) ga_sb_printf(&b, "struct ga_ix { %s shape[%d]; %s st[%d][%d]; };\n", IT, c->ndim, IT, na, c->ndim);
-  ga_sb_printf(&b, "extern \"C\" __global__ void __launch_bounds__(%d) ga_ew(%s n", BLOCK, IT);
+  ew_gen e = {s, {.name = "ga_ew", .idx64 = s->idx64, .dense = c->dense, .vec = s->vec, .ndim = c->ndim,
+                  .nrows = na, .n = na, .tile = s->tile, .tx = s->tx, .r = s->r, .staged = s->staged,
+                  .param = ew_param, .fill = ew_fill}};
+  e.g.ud = &e;
   for (int k = 0; k < na; k++) {
-    const ga_ew_arg *a = &c->arg[k];
-    const char *cst = k < c->nin ? "const " : "";
-    if (a->kind == GA_AK_SCALAR) ga_sb_printf(&b, ", in%d_mt s%d", k, k);
-    else if (c->dense) ga_sb_printf(&b, ", %s%s *p%d", cst, cu(a->dtype), k);
-    else ga_sb_printf(&b, ", %schar *p%d", cst, k);
+    /* the strided kernels address every array by byte offsets; its index
+     * struct has a row per operand (zeros for a scalar) */
+    int kind = c->arg[k].kind;
+    e.g.a[k] = (ga_ewg_arg){kind == GA_AK_SCALAR ? GA_EWG_SCALAR : !c->dense ? GA_EWG_STRIDED
+                            : kind == GA_AK_CONTIG ? GA_EWG_CONTIG : GA_EWG_BCAST,
+                            cu(c->arg[k].dtype), k < c->nin, false, k};
   }
-  if (!c->dense) ga_sb_puts(&b, ", const ga_ix ix");
-  ga_sb_puts(&b, ") {\n");
-  if (c->dense) {
-    for (int k = 0; k < c->nin; k++)
-      if (c->arg[k].kind == GA_AK_BCAST) ga_sb_printf(&b, "  const %s b%d = p%d[0];\n", cu(c->arg[k].dtype), k, k);
-    ga_sb_printf(&b, "  const %s base = ((%s)blockIdx.x * %d + threadIdx.x) * %d;\n", IT, IT, BLOCK, s->vec);
-    if (s->vec > 1) {
-      ga_sb_printf(&b, "  if (base + %d <= n) {\n", s->vec);
-      for (int k = 0; k < na; k++) {
-        const ga_ew_arg *a = &c->arg[k];
-        if (a->kind != GA_AK_CONTIG) continue;
-        if (k < c->nin)
-          ga_sb_printf(&b, "    const ga_vec<%s, %d> v%d = *(const ga_vec<%s, %d> *)(p%d + base);\n",
-                       cu(a->dtype), s->vec, k, cu(a->dtype), s->vec, k);
-        else
-          ga_sb_printf(&b, "    ga_vec<%s, %d> v%d;\n", cu(a->dtype), s->vec, k);
-      }
-      ga_sb_printf(&b, "#pragma unroll\n    for (int j = 0; j < %d; j++) {\n", s->vec);
-      gen_body(&b, c, "base + j", 1, "      ");
-      ga_sb_puts(&b, "    }\n");
-      for (int k = c->nin; k < na; k++)
-        if (c->arg[k].kind == GA_AK_CONTIG)
-          ga_sb_printf(&b, "    *(ga_vec<%s, %d> *)(p%d + base) = v%d;\n", cu(c->arg[k].dtype), s->vec, k, k);
-      ga_sb_puts(&b, "    return;\n  }\n");
-    }
-    ga_sb_printf(&b, "  for (%s e = base; e < n && e < base + %d; e++) {\n", IT, s->vec);
-    gen_body(&b, c, "e", 0, "    ");
-    ga_sb_puts(&b, "  }\n}\n");
-  } else if (s->tile != TILE_NONE) {
-    gen_tiled(&b, s);
-  } else {
-    ga_sb_printf(&b, "  for (%s i = (%s)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (%s)gridDim.x * blockDim.x) {\n", IT, IT, IT);
-    ga_sb_printf(&b, "    %s r = i", IT);
-    for (int k = 0; k < na; k++) if (c->arg[k].kind != GA_AK_SCALAR) ga_sb_printf(&b, ", o%d = 0", k);
-    ga_sb_puts(&b, ";\n");
-    /* the last index left is below shape[0]: no division for it */
-    for (int d = c->ndim - 1; d >= 0; d--) {
-      if (d > 0) ga_sb_printf(&b, "    { %s q = r / ix.shape[%d], x = r - q * ix.shape[%d]; r = q;\n", IT, d, d);
-      else ga_sb_printf(&b, "    { %s x = r;\n", IT);
-      for (int k = 0; k < na; k++) if (c->arg[k].kind != GA_AK_SCALAR) ga_sb_printf(&b, "      o%d += x * ix.st[%d][%d];\n", k, k, d);
-      ga_sb_puts(&b, "    }\n");
-    }
-    gen_body(&b, c, "i", 0, "    ");
-    ga_sb_puts(&b, "  }\n}\n");
-  }
+  ga_ewg_emit(&b, &e.g);
   return ga_sb_take(&b);
 }
 
@@ -306,23 +185,13 @@ static void reorder(ga_ew_call *c) {
     for (int e = d; e > 0 && iabs64(o[perm[e - 1]]) < iabs64(o[perm[e]]); e--) {
       int t = perm[e]; perm[e] = perm[e - 1]; perm[e - 1] = t;
     }
-  int64_t shape[GA_MAXDIM], st[GA_MAXARGS][GA_MAXDIM];
-  int m = 0;
+  int64_t shape[GA_MAXDIM], st[GA_MAXARGS][GA_MAXDIM], *use[GA_MAXARGS];
   for (int e = 0; e < nd; e++) {
-    int d = perm[e];
-    bool merge = m > 0;
-    for (int k = 0; k < na && merge; k++)
-      merge = c->arg[k].kind == GA_AK_SCALAR || st[k][m - 1] == c->arg[k].strides[d] * c->shape[d];
-    if (merge) {
-      shape[m - 1] *= c->shape[d];
-      for (int k = 0; k < na; k++) st[k][m - 1] = c->arg[k].strides[d];
-      continue;
-    }
-    shape[m] = c->shape[d];
-    for (int k = 0; k < na; k++) st[k][m] = c->arg[k].strides[d];
-    m++;
+    shape[e] = c->shape[perm[e]];
+    for (int k = 0; k < na; k++) st[k][e] = c->arg[k].strides[perm[e]];
   }
-  c->ndim = m;
+  for (int k = 0; k < na; k++) use[k] = c->arg[k].kind == GA_AK_SCALAR ? NULL : st[k];
+  int m = c->ndim = ga_collapse(nd, shape, na, use, false);
   memcpy(c->shape, shape, sizeof(int64_t) * m);
   for (int k = 0; k < na; k++) memcpy(c->arg[k].strides, st[k], sizeof(int64_t) * m);
   if (m > 1) return;
@@ -361,8 +230,10 @@ static void plan(const ga_ew_call *c0, ga_ew_call *lc, ew_shape *s) {
     s->c = lc;
   }
   const ga_ew_call *c = s->c;
-  s->idx64 = needs_idx64(c);
-  s->vec = c->dense ? pick_vec(c) : 1;
+  ga_ewp_arg pa[GA_MAXARGS];
+  plan_args(c, pa);
+  s->idx64 = ga_ewp_idx64(c->size, c->ndim, c->shape, c->nin + c->nout, pa);
+  s->vec = c->dense ? ga_ewp_vec(c->nin + c->nout, pa, 16) : 1;
   if (c->dense || c->ndim < 2) return;
   int nd = c->ndim, na = c->nin + c->nout, smem = 0;
   int64_t n0 = c->shape[nd - 2], n1 = c->shape[nd - 1];
@@ -377,13 +248,13 @@ static void plan(const ga_ew_call *c0, ga_ew_call *lc, ew_shape *s) {
     }
   }
   if (s->staged && n0 >= 16 && n1 >= 16 && smem <= SMEM_MAX) {
-    s->tile = TILE_TRANSPOSE;
+    s->tile = GA_EWG_TILE_TRANSPOSE;
     s->r = TT / (BLOCK / TT);
     return;
   }
   s->staged = 0;
   if (n1 < 32) return;   /* short rows: the grid-stride kernel wastes fewer threads */
-  s->tile = TILE_ROWS;
+  s->tile = GA_EWG_TILE_ROWS;
   /* threads along a row, and elements each: at least half of a tile's
    * columns are in the row */
   s->tx = n1 >= 1024 ? 256 : n1 >= 512 ? 128 : n1 >= 256 ? 64 : 32;
@@ -423,34 +294,23 @@ int ga_cuda_ew(const ga_ew_call *c0) {
     args[1 + k] = scalar ? (void *)c->arg[k].value.bytes : (void *)&ptrs[k];
     sizes[1 + k] = scalar ? (size_t)GA_ITEMSIZE(c->loop_types[k]) : sizeof(void *);
   }
-  /* the strided kernel's index struct: shape[ndim], then st[na][ndim] */
-  union { int i[(GA_MAXARGS + 1) * GA_MAXDIM]; long long l[(GA_MAXARGS + 1) * GA_MAXDIM]; } ix;
   unsigned blocks;
-  if (c->dense) {
-    int64_t per = (int64_t)BLOCK * s.vec;
-    blocks = (unsigned)((c->size + per - 1) / per);
-  } else {
-    int nd = c->ndim;
-    for (int d = 0; d < nd; d++) {
-      if (s.idx64) ix.l[d] = c->shape[d]; else ix.i[d] = (int)c->shape[d];
-      for (int k = 0; k < na; k++) {
-        int64_t st = c->arg[k].kind == GA_AK_SCALAR ? 0 : c->arg[k].strides[d];
-        if (s.idx64) ix.l[nd + k * nd + d] = st; else ix.i[nd + k * nd + d] = (int)st;
-      }
-    }
+  ga_ew_ix ix;
+  if (!c->dense) {   /* the index struct: shape, then every operand's strides (scalars: 0) */
+    const int64_t *rows[GA_MAXARGS];
+    for (int k = 0; k < na; k++) rows[k] = c->arg[k].kind == GA_AK_SCALAR ? NULL : c->arg[k].strides;
     args[nargs] = &ix;
-    sizes[nargs++] = (size_t)(1 + na) * nd * (s.idx64 ? sizeof(long long) : sizeof(int));
-    if (s.tile != TILE_NONE) {
-      /* one block per tile (the kernel loops if the grid is capped) */
-      int64_t ti = s.tile == TILE_TRANSPOSE ? TT : BLOCK / s.tx, tj = s.tile == TILE_TRANSPOSE ? TT : s.tx * s.r;
-      int64_t n0 = c->shape[nd - 2], n1 = c->shape[nd - 1];
-      int64_t want = (n0 + ti - 1) / ti * ((n1 + tj - 1) / tj) * (c->size / (n0 * n1));
-      blocks = (unsigned)(want < INT32_MAX ? want : INT32_MAX);
-    } else {
-      const ga_device_props *p = ga_cuda_props(c->device);
-      int64_t want = (c->size + BLOCK - 1) / BLOCK, cap = (int64_t)(p ? p->multiprocessors : 132) * 16;
-      blocks = (unsigned)(want < cap ? want : cap);
-    }
+    sizes[nargs++] = ga_ewp_index(&ix, s.idx64, c->ndim, c->shape, na, rows);
+  }
+  if (s.tile != GA_EWG_TILE_NONE) {
+    /* one block per tile (the kernel loops if the grid is capped) */
+    int nd = c->ndim;
+    int64_t ti = s.tile == GA_EWG_TILE_TRANSPOSE ? TT : BLOCK / s.tx, tj = s.tile == GA_EWG_TILE_TRANSPOSE ? TT : s.tx * s.r;
+    int64_t n0 = c->shape[nd - 2], n1 = c->shape[nd - 1];
+    int64_t want = (n0 + ti - 1) / ti * ((n1 + tj - 1) / tj) * (c->size / (n0 * n1));
+    blocks = (unsigned)(want < INT32_MAX ? want : INT32_MAX);
+  } else if ((rc = ga_ewp_blocks(c->device, c->dense, c->size, s.vec, &blocks))) {
+    return rc;
   }
   return ga_cuda_enqueue(c->device, c->stream, kernel, blocks, BLOCK, 0, nargs, args, sizes);
 }

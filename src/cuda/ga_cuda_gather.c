@@ -23,7 +23,6 @@ extern const char ga_kernel_ga_types[];
 extern const char ga_kernel_ga_gather[];
 
 #define BLOCK 256
-#define IDX32_LIMIT ((int64_t)INT32_MAX - (1 << 22))   /* as ga_cuda_ew.c: room for i += stride */
 #define PARAM_MAX 4000                                  /* bytes of the index struct (CUDA: 4 KiB) */
 
 typedef struct g_shape {
@@ -34,31 +33,33 @@ typedef struct g_shape {
 static const char *cu(int dt) { return ga_dtypes[dt].cuda; }
 static int64_t iabs64(int64_t v) { return v < 0 ? -v : v; }
 
+/* 64-bit indexing when the selection's size or a byte span of x (over the
+ * selection and the indexed dimensions), of the values or of an index
+ * array reaches GA_IDX32_LIMIT. */
 static int needs_idx64(const ga_gather_call *c) {
   const ga_adv *a = c->adv;
-  if (a->size >= IDX32_LIMIT) return 1;
-  int64_t sx = GA_ITEMSIZE(c->dtype), sv = sx;
-  for (int d = 0; d < a->ndim; d++) {
-    sx += (a->shape[d] - 1) * iabs64(a->xstrides[d]);
-    sv += (a->shape[d] - 1) * iabs64(c->vstrides[d]);
-  }
+  if (a->size >= GA_IDX32_LIMIT) return 1;
+  int64_t sx = ga_span_bytes(GA_ITEMSIZE(c->dtype), a->ndim, a->shape, a->xstrides);
   for (int j = 0; j < a->nidx; j++) {
-    int64_t si = GA_ITEMSIZE(a->idx[j].dtype);
     sx += (a->idx[j].n - 1) * iabs64(a->idx[j].stride);
-    for (int d = 0; d < a->ndim; d++) si += (a->shape[d] - 1) * iabs64(a->idx[j].strides[d]);
-    if (si >= IDX32_LIMIT) return 1;
+    if (ga_span_bytes(GA_ITEMSIZE(a->idx[j].dtype), a->ndim, a->shape, a->idx[j].strides) >= GA_IDX32_LIMIT)
+      return 1;
   }
-  return sx >= IDX32_LIMIT || sv >= IDX32_LIMIT;
+  return sx >= GA_IDX32_LIMIT ||
+         ga_span_bytes(GA_ITEMSIZE(c->dtype), a->ndim, a->shape, c->vstrides) >= GA_IDX32_LIMIT;
 }
 
 static void make_key(const g_shape *s, ga_kkey *key) {
   const ga_gather_call *c = s->c;
   const ga_adv *a = c->adv;
-  memset(key, 0, sizeof *key);
-  /* bit 40 clear: apart from the elementwise keys (which set it) */
-  key->w[0] = 0x475448ull << 41 /* "GTH" */ | (uint64_t)c->mode | (uint64_t)c->dtype << 4 |
-              (uint64_t)a->ndim << 12 | (uint64_t)a->nidx << 20 | (uint64_t)s->idx64 << 28;
-  for (int j = 0; j < a->nidx; j++) key->w[1 + j / 16] |= (uint64_t)a->idx[j].dtype << (4 * (j % 16));
+  ga_kpack p;
+  ga_kpack_init(&p, key, GA_KFAM_GATHER);
+  ga_kpack_put(&p, (uint64_t)c->mode, 2);
+  ga_kpack_put(&p, (uint64_t)c->dtype, 5);
+  ga_kpack_put(&p, (uint64_t)a->ndim, 6);
+  ga_kpack_put(&p, (uint64_t)a->nidx, 6);
+  ga_kpack_put(&p, (uint64_t)s->idx64, 1);
+  for (int j = 0; j < a->nidx; j++) ga_kpack_put(&p, (uint64_t)a->idx[j].dtype, 4);
 }
 
 /* Scatter-add's atomic for x's dtype (GA_ATOMIC of kernels/ga_gather.cuh). */
