@@ -52,6 +52,14 @@ for f in src/core/*.c src/core/*.h src/binding/*.c src/binding/*.h; do
     bad=1
   fi
 done
+# Backends allocate no arrays or buffers (the core's, core/ga_mem.h): their
+# scratch comes from their own pool (base/ga_scratch.h)
+out=$(grep -n -E '\bga_(buffer_new|buffer_decref|array_init|array_release)[[:space:]]*\(' src/host/* src/cuda/* |
+      grep -v -E '^[^:]+:[0-9]+:[[:space:]]*(/\*|\*)')
+if [ -n "$out" ]; then
+  printf '%s\n' "$out" | sed 's|$|   <- backends take scratch from their pool (ga_scratch_get), never core buffers|'
+  bad=1
+fi
 # No include circles between files of one folder: a header may not include
 # a header that includes it back (direct circles; deeper ones show as these).
 for h in src/*/*.h; do

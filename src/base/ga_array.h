@@ -37,12 +37,9 @@ typedef struct ga_array {
 #define GA_DATA(a) ((char *)(a)->buf->ptr + (a)->offset)
 #define GA_DEVICE(a) ((a)->buf->device)
 
-/* Memory: the dispatch to the host or CUDA allocator for `device`. */
-int ga_buffer_new(int device, size_t nbytes, void *stream, ga_buffer **out);
+/* One more owner of b (its allocation and release are the core's:
+ * core/ga_mem.h; backends take scratch from their pool, base/ga_scratch.h). */
 void ga_buffer_incref(ga_buffer *b);
-void ga_buffer_decref(ga_buffer *b);
-/* Live bytes held by arrays on CUDA devices (all devices), for GC pacing. */
-int64_t ga_live_device_bytes(void);
 
 /* Validate a shape and compute its size; errors on negative dims or overflow
  * of the byte size.  `what` is for the message ("negative dimensions are not
@@ -50,15 +47,12 @@ int64_t ga_live_device_bytes(void);
 int ga_shape_size(int ndim, const int64_t *shape, int itemsize, int64_t *size);
 /* Fill C-contiguous strides. */
 void ga_strides_c(int ndim, const int64_t *shape, int itemsize, int64_t *strides);
-/* Initialise `a` as a fresh C-contiguous array with a new buffer. */
-int ga_array_init(ga_array *a, int device, int dtype, int ndim, const int64_t *shape, void *stream);
 /* `v` becomes a view of `a` (shares and increfs the buffer). */
 void ga_array_view(ga_array *v, const ga_array *a);
 /* "cpu" or "cuda:N", for messages (buf: at least 32 bytes). */
 const char *ga_device_name(int device, char *buf);
 /* Give a view its shape and byte strides (ndim of each) and the size. */
 void ga_array_set_geometry(ga_array *v, int ndim, const int64_t *shape, const int64_t *strides);
-void ga_array_release(ga_array *a); /* decref buffer, mark freed */
 
 bool ga_is_c_contiguous(const ga_array *a);
 bool ga_is_f_contiguous(const ga_array *a);

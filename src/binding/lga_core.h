@@ -6,6 +6,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include "core/ga_elementwise.h"
+#include "core/ga_mem.h"
 
 #define LGA_ARRAY_MT "gpuarray.ndarray"
 #define LGA_MAX_DEVICES 64

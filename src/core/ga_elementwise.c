@@ -1,6 +1,7 @@
 /* The elementwise pipeline shared by both backends: loop resolution (NumPy's
  * linear search, NEP 50 weak scalars), broadcasting, output checks, dimension
  * collapsing, and the hand-off to the backend of the operands' device. */
+#include "core/ga_mem.h"
 #include "core/ga_elementwise.h"
 #include "core/ga_backend.h"
 #include "base/ga_shape.h"

@@ -2,6 +2,7 @@
  * arrays the pinned pool when a GPU is present (transfers at bus rate) and
  * an ordinary aligned-malloc pool otherwise. */
 #include "base/ga_array.h"
+#include "core/ga_mem.h"
 #include "core/ga_backend.h"
 #include "base/ga_scratch.h"
 #include <pthread.h>

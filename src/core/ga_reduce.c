@@ -1,5 +1,6 @@
 /* The reduction call pipeline: axes, dtypes, dimension collapsing, backend
  * dispatch (the rows themselves: base/ga_redops.c). */
+#include "core/ga_mem.h"
 #include "core/ga_reduce.h"
 #include "core/ga_backend.h"
 #include "core/ga_elementwise.h"

@@ -1,4 +1,5 @@
 /* The scan and nonzero pipelines (ga_scan.h). */
+#include "core/ga_mem.h"
 #include "core/ga_scan.h"
 #include "core/ga_backend.h"
 #include "core/ga_elementwise.h"

@@ -147,15 +147,15 @@ int ga_cuda_gather(const ga_gather_call *c) {
   void *kernel;
   if ((rc = ga_cuda_kernel_get(c->device, &key, "ga_gather", gen_source, &s, &kernel))) return rc;
 
-  ga_buffer *flag;
-  if ((rc = ga_buffer_new(c->device, 16, c->stream, &flag))) return rc;
+  ga_scratch flag = {0};
+  if ((rc = ga_scratch_get(ga_cuda_pool(c->device), 16, c->stream, &flag))) return rc;
   if ((rc = ga_cuda_flush(c->device))) goto done;
-  cudaError_t e = cudaMemsetAsync(flag->ptr, 0, 16, (cudaStream_t)c->stream);
+  cudaError_t e = cudaMemsetAsync(flag.ptr, 0, 16, (cudaStream_t)c->stream);
   if (e != cudaSuccess) { rc = ga_cuda_error(e, "cudaMemsetAsync"); goto done; }
   {
     int n32 = (int)a->size;
     long long n64 = a->size;
-    void *ptrs[3] = {c->x, c->v, flag->ptr};
+    void *ptrs[3] = {c->x, c->v, flag.ptr};
     void *args[5] = {s.idx64 ? (void *)&n64 : (void *)&n32, &ptrs[0], &ptrs[1], &ptrs[2], gx};
     size_t sizes[5] = {s.idx64 ? sizeof n64 : sizeof n32, sizeof(void *), sizeof(void *), sizeof(void *), total};
     const ga_device_props *p = ga_cuda_props(c->device);
@@ -165,7 +165,7 @@ int ga_cuda_gather(const ga_gather_call *c) {
   }
   /* the one synchronisation of an indexing call: read the flag back */
   long long err[2];
-  if ((rc = ga_cuda_memcpy(GA_CPU, err, c->device, flag->ptr, sizeof err, c->stream, 1))) goto done;
+  if ((rc = ga_cuda_memcpy(GA_CPU, err, c->device, flag.ptr, sizeof err, c->stream, 1))) goto done;
   int bad = (int)(err[0] & 0xffffffff);
   if (bad > 0 && bad <= ni) {
     const ga_gather_idx *g = &a->idx[bad - 1];
@@ -177,6 +177,6 @@ int ga_cuda_gather(const ga_gather_call *c) {
                   "ones count from the end)", err[1], g->axis + 1, (long long)g->n);
   }
 done:
-  ga_buffer_decref(flag);
+  ga_scratch_put(&flag);
   return rc;
 }
