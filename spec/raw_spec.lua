@@ -241,6 +241,9 @@ extern "C" __global__ void scale(float *y, float a) { y[threadIdx.x] *= SCALE * 
     local k = ga.RawKernel(SAXPY, "saxpy")
     local s = ga.cuda.Stream { non_blocking = true }
     local x, y = ga.ones(8, "float32"), ga.ones(8, "float32")
+    -- a non-blocking stream does not wait for the default stream's work
+    -- (CUDA's and CuPy's rule): the inputs must be ready before the launch
+    ga.cuda.Device():synchronize()
     k(1, 8, { ga.scalar(3, "float32"), x, y, 8 }, { stream = s })
     s:synchronize()
     assert.are.same({ 4, 4, 4, 4, 4, 4, 4, 4 }, y:get():totable())
