@@ -59,11 +59,15 @@ deps:
 
 # The specs: on the host backend always, on every GPU when there is one;
 # each spec file in its own process, JOBS (default: every core) at a time.
+# The C tests (one long ASan compile) run beside the spec files, their
+# output printed after the specs'; either failing fails the target.
 test: deps
 	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory test-c
-	@$(MAKE) --no-print-directory test-embed
-	LUA=$(LUA) BUSTED=$(BUSTED) BUILD=$(BUILD) sh tools/run_specs.sh
+	@$(MAKE) --no-print-directory test-c test-embed >$(BUILD)/test-c.log 2>&1 & ctests=$$!; \
+	 LUA=$(LUA) BUSTED=$(BUSTED) BUILD=$(BUILD) sh tools/run_specs.sh; specs=$$?; \
+	 wait $$ctests; c=$$?; echo "---- make test-c test-embed ($(BUILD)/test-c.log)"; cat $(BUILD)/test-c.log; \
+	 [ $$c -eq 0 ] || echo "make test: the C tests failed (exit $$c)"; \
+	 [ $$specs -eq 0 ] && [ $$c -eq 0 ]
 
 # C unit tests of the pieces that need no Lua (caching allocator, kernel
 # disk cache, host backend), under AddressSanitizer and UBSan.
