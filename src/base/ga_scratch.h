@@ -8,8 +8,11 @@
 #include <stddef.h>
 
 /* ga_pool_malloc that sets the thread's error (GA_ENOMEM, naming the
- * pool's use and limit) when it fails. */
+ * pool's use and limit) when it fails; ga_pool_oom is that error alone
+ * (pool NULL: it could not be created), for callers that inline the
+ * allocation. */
 int ga_pool_take(ga_pool *pool, size_t nbytes, void *stream, ga_block **block, void **ptr);
+int ga_pool_oom(ga_pool *pool, size_t nbytes, int limit_hit);
 
 /* Zero-initialise (`ga_scratch s = {0}`), get, use s.ptr, put.  The pool is
  * stream-ordered: a block put back while kernels of `stream` still read it

@@ -53,11 +53,21 @@ static void check_all_nan(lua_State *L, lga_state *S, const char *fname, ga_arra
   if (lo == 0) lga_errorf(L, fname, "All-NaN slice encountered");
 }
 
+static int reduce(lua_State *L, const ga_red_op *op, const char *fname);
+
+/* a row under its own name (the hot path: no name lookup) */
 static int l_reduce(lua_State *L) {
-  lga_state *S = LGA_STATE(L);
   const ga_red_op *op = &ga_red_ops[lua_tointeger(L, lua_upvalueindex(3))];
-  /* an alias (amax) names itself: its name is the 4th upvalue */
-  const char *fname = lua_type(L, lua_upvalueindex(4)) == LUA_TSTRING ? lua_tostring(L, lua_upvalueindex(4)) : op->name;
+  return reduce(L, op, op->name);
+}
+
+/* an alias (amax) names itself: its name is the 4th upvalue */
+static int l_reduce_alias(lua_State *L) {
+  return reduce(L, &ga_red_ops[lua_tointeger(L, lua_upvalueindex(3))], lua_tostring(L, lua_upvalueindex(4)));
+}
+
+static int reduce(lua_State *L, const ga_red_op *op, const char *fname) {
+  lga_state *S = LGA_STATE(L);
   int top = lua_gettop(L);
   if (top < 1) lga_errorf(L, fname, "expected an array");
   if (!lga_toarray(L, 1)) {   /* a Lua value: an array on the current device (or the host) */
@@ -159,7 +169,7 @@ void lga_open_reduce(lua_State *L) {
       lua_pushboolean(L, host);
       lua_pushinteger(L, ga_red_find(alias[i][1])->id);
       lua_pushstring(L, alias[i][0]);
-      lua_pushcclosure(L, l_reduce, 4);
+      lua_pushcclosure(L, l_reduce_alias, 4);
       lua_setfield(L, -2, alias[i][0]);
     }
     lua_setfield(L, mod, host ? "_reduce_host" : "_reduce");

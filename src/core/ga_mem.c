@@ -11,14 +11,16 @@
 #include <string.h>
 
 static int64_t live_device_bytes;
+static ga_pool *host_pool;   /* chosen once (whether a GPU lends pinned memory does not change) */
 
 ga_pool *ga_mem_pool(int device) {
-  const ga_backend *be = ga_backend_of(device);
-  if (device == GA_CPU) {       /* host arrays: pinned when a GPU lends it */
-    ga_pool *p = ga_backend_of(GA_GPU_KIND)->transfer_pool();
-    if (p) return p;
-  }
-  return be->pool(device);
+  if (device != GA_CPU) return ga_backend_of(device)->pool(device);
+  ga_pool *p = __atomic_load_n(&host_pool, __ATOMIC_ACQUIRE);
+  if (p) return p;
+  p = ga_backend_of(GA_GPU_KIND)->transfer_pool();   /* host arrays: pinned when a GPU lends it */
+  if (!p) p = ga_backend_of(GA_CPU)->pool(GA_CPU);
+  if (p) __atomic_store_n(&host_pool, p, __ATOMIC_RELEASE);
+  return p;
 }
 
 int64_t ga_live_device_bytes(void) { return __atomic_load_n(&live_device_bytes, __ATOMIC_RELAXED); }
@@ -71,10 +73,11 @@ int ga_buffer_new(int device, size_t nbytes, void *stream, ga_buffer **out) {
   ga_buffer *b = buffer_header();
   if (!b) return ga_err(GA_ENOMEM, "out of host memory");
   void *ptr;
-  ga_block *blk;
-  if ((rc = ga_pool_take(pool, nbytes, stream, &blk, &ptr))) {
+  int limit_hit = 0;
+  ga_block *blk = pool ? ga_pool_malloc(pool, nbytes, stream, &ptr, &limit_hit) : NULL;
+  if (!blk) {
     buffer_header_free(b);
-    return rc;
+    return ga_pool_oom(pool, nbytes, limit_hit);
   }
   b->refcount = 1;
   b->device = device;
