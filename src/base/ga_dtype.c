@@ -110,6 +110,10 @@ static int type_num_rank(int dt) { return dt == GA_FLOAT16 ? GA_NDTYPES : dt; }
 
 int ga_result_type(int n, const int *dtypes, size_t stride) {
 #define GA_DT_AT(i) (*(const int *)((const char *)dtypes + (size_t)(i) * stride))
+  /* one or two dtypes: the rule below is the pairwise promotion (the
+   * common case: every binary ufunc call) */
+  if (n == 1) return GA_DT_AT(0);
+  if (n == 2) return ga_promote(GA_DT_AT(0), GA_DT_AT(1));
   int main = 0;
   for (int i = 1; i < n; i++)
     if (type_num_rank(GA_DT_AT(i)) > type_num_rank(GA_DT_AT(main))) main = i;
