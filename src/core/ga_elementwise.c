@@ -119,6 +119,13 @@ static int check_inputs(const ga_ew_plan *plan, const ga_operand *ins, int casti
   return GA_OK;
 }
 
+/* The loop of each op's last call whose inputs are all arrays, without
+ * dtype= (a dispatch cache, as NumPy keeps): the loop search then depends
+ * on the input dtypes alone.  One word per op, read and written whole:
+ * bit 0 valid, the nin (<= 3) dtypes 5 bits each from bit 1, T + 1 and
+ * mixed + 1 in 6 bits each from bits 16 and 22. */
+static uint64_t loop_memo[GA_NOPS];
+
 int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int casting,
                   ga_ew_plan *plan) {
   const ga_array *arrs[GA_MAXARGS];
@@ -148,7 +155,8 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
   if ((op->flags & GA_OPF_NOBOOL) && all_bool && (dtype_req < 0 || dtype_req == GA_BOOL))
     return ga_err(GA_ETYPE, "the boolean %s is not supported (as in NumPy); use the logical or "
                   "bitwise functions instead", op->name);
-  int P = np ? ga_result_type(np, pdt, sizeof pdt[0]) : -1;
+  /* the weak scalars' reference dtype (none: nothing to compute) */
+  int P = np && narr < op->nin ? ga_result_type(np, pdt, sizeof pdt[0]) : -1;
 
   int eff[GA_MAXARGS];
   for (int k = 0; k < op->nin; k++) {
@@ -172,9 +180,20 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
   bool bool_op = op->sig == GA_SIG_CMP || (op->flags & GA_OPF_TRUTH);
   int X = dtype_req == GA_BOOL && bool_op ? -1 : dtype_req;
   int T, mixed = -1;
-  if (op->flags & GA_OPF_TRUTH) T = outputs_are(op, GA_BOOL, X) ? truth_loop(op, ins) : -1;
-  else if ((T = search(op, ins, eff, X, &mixed)) < 0 && mixed < 0 && X >= 0 && homogeneous(op, X))
-    T = X;
+  bool memo = narr == op->nin && op->nin <= 3 && X < 0 && !(op->flags & GA_OPF_TRUTH);
+  uint64_t key = 1, m;
+  for (int k = 0; k < op->nin && memo; k++) key |= (uint64_t)eff[k] << (1 + 5 * k);
+  if (memo && ((m = __atomic_load_n(&loop_memo[op->id], __ATOMIC_RELAXED)) & 0xffff) == key) {
+    T = (int)((m >> 16) & 63) - 1;
+    mixed = (int)((m >> 22) & 63) - 1;
+  } else if (op->flags & GA_OPF_TRUTH) {
+    T = outputs_are(op, GA_BOOL, X) ? truth_loop(op, ins) : -1;
+  } else {
+    if ((T = search(op, ins, eff, X, &mixed)) < 0 && mixed < 0 && X >= 0 && homogeneous(op, X)) T = X;
+    if (memo && (T >= 0 || mixed >= 0))
+      __atomic_store_n(&loop_memo[op->id], key | (uint64_t)(T + 1) << 16 | (uint64_t)(mixed + 1) << 22,
+                       __ATOMIC_RELAXED);
+  }
   if (T < 0 && mixed < 0) {
     if (X >= 0)
       return ga_err(GA_ETYPE, "No loop matching the specified signature and casting was found for ufunc %s",
