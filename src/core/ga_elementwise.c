@@ -119,11 +119,13 @@ static int check_inputs(const ga_ew_plan *plan, const ga_operand *ins, int casti
   return GA_OK;
 }
 
-/* The loop of each op's last call whose inputs are all arrays, without
- * dtype= (a dispatch cache, as NumPy keeps): the loop search then depends
- * on the input dtypes alone.  One word per op, read and written whole:
- * bit 0 valid, the nin (<= 3) dtypes 5 bits each from bit 1, T + 1 and
- * mixed + 1 in 6 bits each from bits 16 and 22. */
+/* The loop of each op's last call without dtype= (a dispatch cache, as
+ * NumPy keeps): the loop search then depends only on the arrays' dtypes
+ * and the kinds of the Lua numbers (their weak dtypes follow from those),
+ * except a comparison's Lua integer, whose value can make it int64.  One
+ * word per op, read and written whole: bit 0 valid, per input (nin <= 3)
+ * 5 bits from bit 1 (an array's dtype, or 16 + a Lua number's kind), T + 1
+ * and mixed + 1 in 6 bits each from bits 16 and 22. */
 static uint64_t loop_memo[GA_NOPS];
 
 int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int casting,
@@ -180,9 +182,13 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
   bool bool_op = op->sig == GA_SIG_CMP || (op->flags & GA_OPF_TRUTH);
   int X = dtype_req == GA_BOOL && bool_op ? -1 : dtype_req;
   int T, mixed = -1;
-  bool memo = narr == op->nin && op->nin <= 3 && X < 0 && !(op->flags & GA_OPF_TRUTH);
+  bool memo = op->nin <= 3 && X < 0 && !(op->flags & GA_OPF_TRUTH);
   uint64_t key = 1, m;
-  for (int k = 0; k < op->nin && memo; k++) key |= (uint64_t)eff[k] << (1 + 5 * k);
+  for (int k = 0; k < op->nin && memo; k++) {
+    if (op->sig == GA_SIG_CMP && ins[k].kind == GA_ARG_INT) memo = false;
+    bool arr = ins[k].kind == GA_ARG_ARRAY;
+    key |= (uint64_t)(arr ? ins[k].arr->dtype : 16 + ins[k].kind) << (1 + 5 * k);
+  }
   if (memo && ((m = __atomic_load_n(&loop_memo[op->id], __ATOMIC_RELAXED)) & 0xffff) == key) {
     T = (int)((m >> 16) & 63) - 1;
     mixed = (int)((m >> 22) & 63) - 1;
