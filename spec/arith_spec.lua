@@ -389,3 +389,35 @@ describe("layouts", function()
     end)
   end)
 end)
+
+-- The elementwise dispatch cache (ga_elementwise.c: each op keeps its last
+-- call's loop): calls of one op that alternate operand dtypes and kinds of
+-- Lua numbers each get their own loop, as NumPy's.
+describe("the loop chosen for one call does not stick to the next", function()
+  helper.each_device(function(xp)
+    it("alternating dtypes and Lua numbers", function()
+      local calls = {
+        { function() return xp.add(xp.array({ 1 }, "int8"), xp.array({ 1 }, "int8")) end, "int8" },
+        { function() return xp.add(xp.array({ 1 }, "int8"), xp.array({ 1 }, "float32")) end, "float32" },
+        { function() return xp.add(xp.array({ 1 }, "float32"), xp.array({ 1 }, "int8")) end, "float32" },
+        { function() return xp.add(xp.array({ 1 }, "int8"), 1) end, "int8" },
+        { function() return xp.add(xp.array({ 1 }, "int8"), 1.5) end, "float64" },
+        { function() return xp.add(xp.array({ 1 }, "int8"), true) end, "int8" },
+        { function() return xp.add(xp.array({ true }), true) end, "bool" },
+        { function() return xp.add(xp.array({ 1 }, "uint64"), xp.array({ 1 }, "int64")) end, "float64" },
+        { function() return xp.less(xp.array({ 1 }, "uint8"), 300) end, "bool" },
+        { function() return xp.less(xp.array({ 1 }, "uint64"), xp.array({ 2 }, "uint64")) end, "bool", { true } },
+        { function() return xp.less(xp.array({ 1 }, "uint64"), xp.array({ -1 }, "int64")) end, "bool", { false } },
+      }
+      for round = 1, 3 do
+        for i, c in ipairs(calls) do
+          local r = c[1]()
+          assert.are.equal(c[2], r.dtype, ("call %d, round %d"):format(i, round))
+          if c[3] then assert.are.same(c[3], r:totable(), ("call %d, round %d"):format(i, round)) end
+        end
+      end
+      assert.are.same({ false }, xp.less(xp.array({ 1 }, "uint64"), xp.array({ -1 }, "int64")):totable())
+      assert.are.same({ true }, xp.less(xp.array({ 1 }, "uint8"), 300):totable())
+    end)
+  end)
+end)
