@@ -70,6 +70,11 @@ const ga_device_props *ga_cuda_props(int dev) {
   return &props[dev];
 }
 
+int ga_cuda_sm_count(int dev) {
+  const ga_device_props *p = ga_cuda_props(dev);
+  return p && p->multiprocessors > 0 ? p->multiprocessors : 132;
+}
+
 int ga_cuda_device_props(int dev, ga_device_props *p) {
   const ga_device_props *d = ga_cuda_props(dev);
   if (!d) return ga_errcode() ? ga_errcode() : ga_err(GA_ECUDA, "cannot read properties of device %d", dev);

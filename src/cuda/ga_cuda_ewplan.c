@@ -29,8 +29,7 @@ int ga_ewp_blocks(int device, bool dense, int64_t size, int vec, unsigned *block
       return ga_err(GA_EINVAL, "loop of %lld elements is too large for one launch", (long long)size);
     *blocks = (unsigned)want;
   } else {
-    const ga_device_props *p = ga_cuda_props(device);
-    int64_t want = (size + GA_EW_BLOCK - 1) / GA_EW_BLOCK, cap = (int64_t)(p ? p->multiprocessors : 132) * 16;
+    int64_t want = (size + GA_EW_BLOCK - 1) / GA_EW_BLOCK, cap = (int64_t)ga_cuda_sm_count(device) * 16;
     *blocks = (unsigned)(want < cap ? want : cap);
   }
   return GA_OK;

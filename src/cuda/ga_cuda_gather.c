@@ -158,8 +158,7 @@ int ga_cuda_gather(const ga_gather_call *c) {
     void *ptrs[3] = {c->x, c->v, flag.ptr};
     void *args[5] = {s.idx64 ? (void *)&n64 : (void *)&n32, &ptrs[0], &ptrs[1], &ptrs[2], gx};
     size_t sizes[5] = {s.idx64 ? sizeof n64 : sizeof n32, sizeof(void *), sizeof(void *), sizeof(void *), total};
-    const ga_device_props *p = ga_cuda_props(c->device);
-    int64_t want = (a->size + BLOCK - 1) / BLOCK, cap = (int64_t)(p ? p->multiprocessors : 132) * 16;
+    int64_t want = (a->size + BLOCK - 1) / BLOCK, cap = (int64_t)ga_cuda_sm_count(c->device) * 16;
     unsigned blocks = (unsigned)(want < cap ? want : cap);
     if ((rc = ga_cuda_enqueue(c->device, c->stream, kernel, blocks, BLOCK, 0, 5, args, sizes))) goto done;
   }

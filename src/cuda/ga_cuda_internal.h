@@ -12,5 +12,8 @@ int ga_cuda_error(cudaError_t e, const char *what);
 
 /* Cached device facts (filled on first use). */
 const ga_device_props *ga_cuda_props(int dev);
+/* Its multiprocessors, what grids are sized by (132, an H100's, when the
+ * properties cannot be read). */
+int ga_cuda_sm_count(int dev);
 
 #endif

@@ -207,11 +207,6 @@ static int launch(const ga_cred_shape *s, void *part, unsigned gx, unsigned gy) 
   return ga_cuda_enqueue3(c->device, c->stream, kernel, grid, block, 0, np, args, sizes);
 }
 
-static int sms(int dev) {
-  const ga_device_props *p = ga_cuda_props(dev);
-  return p && p->multiprocessors > 0 ? p->multiprocessors : 132;
-}
-
 /* A split ROW reduction: whole waves of resident blocks, so that no SM
  * idles through a partial last wave (the kernel does not depend on the
  * split: same cache entry).  Two waves for 1-4 byte elements, eight for
@@ -237,7 +232,7 @@ int ga_cuda_red_run(const ga_cred *c) {
   int rc = ga_cuda_set_device(c->device);
   if (rc) return rc;
   ga_cred_shape s;
-  int nsm = sms(c->device);
+  int nsm = ga_cuda_sm_count(c->device);
   ga_cuda_red_plan(c, &s, nsm);
   if (s.kind == GA_CRED_ROW && s.nseg > 1 && (rc = refine_split(&s, nsm))) return rc;
   ga_scratch part = {0};   /* the segments' accumulators */

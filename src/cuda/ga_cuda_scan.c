@@ -180,8 +180,7 @@ char *ga_cuda_scan_source(const ga_scan_call *c, int pass, const char **name) {
 }
 
 static unsigned grid_of(int dev, int64_t want, int per_sm) {
-  const ga_device_props *pr = ga_cuda_props(dev);
-  int64_t cap = (int64_t)(pr ? pr->multiprocessors : 132) * per_sm;
+  int64_t cap = (int64_t)ga_cuda_sm_count(dev) * per_sm;
   if (want > cap) want = cap;
   return (unsigned)(want < 1 ? 1 : want);
 }

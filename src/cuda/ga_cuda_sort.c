@@ -209,7 +209,6 @@ int ga_cuda_searchsorted(const ga_search_call *c) {
   void *out = c->out;
   void *args[6] = {&a, &n, &v, &m, &out, &right};
   size_t sizes[6] = {sizeof(void *), sizeof n, sizeof(void *), sizeof m, sizeof(void *), sizeof right};
-  const ga_device_props *p = ga_cuda_props(c->device);
-  int64_t want = (m + 255) / 256, cap = (int64_t)(p ? p->multiprocessors : 132) * 32;
+  int64_t want = (m + 255) / 256, cap = (int64_t)ga_cuda_sm_count(c->device) * 32;
   return ga_cuda_enqueue(c->device, c->stream, k, (unsigned)(want < cap ? want : cap), 256, 0, 6, args, sizes);
 }
