@@ -48,9 +48,7 @@ typedef struct ew_shape {
 #define TT 32   /* transpose tile side; 32 x 8 threads, 4 elements each */
 #define SMEM_MAX (48 * 1024)
 
-static const char *cu(int dt) { return ga_dtypes[dt].cuda; }
 /* The type a loop computes in: float16 in float (rounded once on store). */
-static const char *cu_compute(int dt) { return dt == GA_FLOAT16 ? "float" : cu(dt); }
 
 /* The planner's view of the operands (ga_cuda_ewplan.h). */
 static void plan_args(const ga_ew_call *c, ga_ewp_arg *pa) {
@@ -105,9 +103,9 @@ static void gen_body_refs(ga_strbuf *b, const ga_ew_call *c, ew_refs ref, const 
   for (int k = c->nin; k < na; k++) {
     int o = k - c->nin;
     if (c->loop_types[k] == GA_FLOAT16)
-      ga_sb_printf(b, "%s%s = ga_cast<%s>(ga_cast<out%d_mt>(out%d));\n", indent, ref[k], cu(c->arg[k].dtype), o, o);
+      ga_sb_printf(b, "%s%s = ga_cast<%s>(ga_cast<out%d_mt>(out%d));\n", indent, ref[k], ga_cu_type(c->arg[k].dtype), o, o);
     else
-      ga_sb_printf(b, "%s%s = ga_cast<%s>(out%d);\n", indent, ref[k], cu(c->arg[k].dtype), o);
+      ga_sb_printf(b, "%s%s = ga_cast<%s>(out%d);\n", indent, ref[k], ga_cu_type(c->arg[k].dtype), o);
   }
 }
 
@@ -151,10 +149,10 @@ static char *gen_source(const void *ud) {
   }
   ga_sb_printf(&b, "\n// op %s\n", c->op->name);
   for (int k = 0; k < c->nin; k++)
-    ga_sb_printf(&b, "typedef %s in%d_t; typedef %s in%d_mt;\n", cu_compute(c->loop_types[k]), k, cu(c->loop_types[k]), k);
+    ga_sb_printf(&b, "typedef %s in%d_t; typedef %s in%d_mt;\n", ga_cu_compute(c->loop_types[k]), k, ga_cu_type(c->loop_types[k]), k);
   for (int k = c->nin; k < na; k++)
-    ga_sb_printf(&b, "typedef %s out%d_t; typedef %s out%d_mt;\n", cu_compute(c->loop_types[k]), k - c->nin,
-                 cu(c->loop_types[k]), k - c->nin);
+    ga_sb_printf(&b, "typedef %s out%d_t; typedef %s out%d_mt;\n", ga_cu_compute(c->loop_types[k]), k - c->nin,
+                 ga_cu_type(c->loop_types[k]), k - c->nin);
   ew_gen e = {s, {.name = "ga_ew", .idx64 = s->idx64, .dense = c->dense, .vec = s->vec, .ndim = c->ndim,
                   .nrows = na, .n = na, .tile = s->tile, .tx = s->tx, .r = s->r, .staged = s->staged,
                   .param = ew_param, .fill = ew_fill}};
@@ -165,7 +163,7 @@ static char *gen_source(const void *ud) {
     int kind = c->arg[k].kind;
     e.g.a[k] = (ga_ewg_arg){kind == GA_AK_SCALAR ? GA_EWG_SCALAR : !c->dense ? GA_EWG_STRIDED
                             : kind == GA_AK_CONTIG ? GA_EWG_CONTIG : GA_EWG_BCAST,
-                            cu(c->arg[k].dtype), k < c->nin, false, k};
+                            ga_cu_type(c->arg[k].dtype), k < c->nin, false, k};
   }
   ga_ewg_emit(&b, &e.g);
   return ga_sb_take(&b);

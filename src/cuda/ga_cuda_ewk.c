@@ -133,7 +133,7 @@ static char *gen_source(const void *ud) {
   ga_sb_puts(&b, ga_kernel_ga_types);
   ga_sb_puts(&b, ga_kernel_ga_ewk);
   ga_sb_printf(&b, "// ElementwiseKernel %s\n", k->name);
-  for (int t = 0; t < k->ntv; t++) ga_sb_printf(&b, "typedef %s %s;\n", ga_dtypes[c->tv_dtype[t]].cuda, k->tnames[t]);
+  for (int t = 0; t < k->ntv; t++) ga_sb_printf(&b, "typedef %s %s;\n", ga_cu_type(c->tv_dtype[t]), k->tnames[t]);
   if (k->preamble[0]) { ga_sb_puts(&b, k->preamble); ga_sb_puts(&b, "\n"); }
   ewk_gen e = {s, {.name = k->name, .idx64 = s->idx64, .dense = c->dense, .vec = s->vec, .ndim = c->ndim,
                    .n = c->nargs, .param = ewk_param, .fill = ewk_fill}};

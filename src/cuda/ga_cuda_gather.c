@@ -30,7 +30,6 @@ typedef struct g_shape {
   int idx64;
 } g_shape;
 
-static const char *cu(int dt) { return ga_dtypes[dt].cuda; }
 static int64_t iabs64(int64_t v) { return v < 0 ? -v : v; }
 
 /* 64-bit indexing when the selection's size or a byte span of x (over the
@@ -88,7 +87,7 @@ static char *gen_source(const void *ud) {
   ga_sb_printf(&b, "#define BLOCK %d\n#define GA_MODE %d\n#define GA_ATOMIC %d\n#define GA_CAS_MASK %s\n#define GA_CAS_NARROW %s\n",
                BLOCK, c->mode, atomic_kind(c->dtype), narrow ? "0xffu" : "0xffffu", narrow ? "char" : "short");
   ga_sb_printf(&b, "#define NDX %d\n#define NIX %d\ntypedef %s ga_idx; typedef %s elem_t;\n", ndx, nix,
-               s->idx64 ? "long long" : "int", cu(c->dtype));
+               s->idx64 ? "long long" : "int", ga_cu_type(c->dtype));
   ga_sb_puts(&b, "#define GA_OI_DECLS");
   for (int j = 0; j < ni; j++) ga_sb_printf(&b, " GA_OI_DECL(%d)", j);
   ga_sb_puts(&b, "\n#define GA_OI_STEPS(d)");
@@ -99,7 +98,7 @@ static char *gen_source(const void *ud) {
   for (int j = 0; j < ni; j++) {
     int dt = a->idx[j].dtype;
     if (dt == GA_UINT64) ga_sb_printf(&b, " GA_LOAD_U64(%d)", j);
-    else ga_sb_printf(&b, " GA_LOAD(%d, %s)", j, cu(dt));
+    else ga_sb_printf(&b, " GA_LOAD(%d, %s)", j, ga_cu_type(dt));
   }
   ga_sb_puts(&b, "\n");
   ga_sb_puts(&b, ga_kernel_ga_gather);

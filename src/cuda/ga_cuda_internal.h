@@ -6,6 +6,11 @@
 
 #define GA_MAX_DEVICES 64
 
+/* A dtype's CUDA C type name, and the type its arithmetic computes in
+ * (float16 computes in float and rounds once on store). */
+static inline const char *ga_cu_type(int dt) { return ga_dtypes[dt].cuda; }
+static inline const char *ga_cu_compute(int dt) { return dt == GA_FLOAT16 ? "float" : ga_dtypes[dt].cuda; }
+
 /* Turn a CUDA error into the thread's message; returns GA_ECUDA. */
 int ga_cuda_error(cudaError_t e, const char *what);
 #define GA_CU(call, what) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) return ga_cuda_error(e_, what); } while (0)

@@ -45,8 +45,8 @@ static void gen_prelude(ga_strbuf *b, const ga_cred_shape *s) {
   ga_sb_puts(b, ga_kernel_ga_types);
   ga_sb_puts(b, ga_kernel_ga_ewk);
   ga_sb_printf(b, "// ReductionKernel %s\n", k->e.name);
-  for (int t = 0; t < k->e.ntv; t++) ga_sb_printf(b, "typedef %s %s;\n", ga_dtypes[c->tv_dtype[t]].cuda, k->e.tnames[t]);
-  ga_sb_printf(b, "typedef %s _type_reduce;\n", ga_dtypes[c->red_dtype].cuda);
+  for (int t = 0; t < k->e.ntv; t++) ga_sb_printf(b, "typedef %s %s;\n", ga_cu_type(c->tv_dtype[t]), k->e.tnames[t]);
+  ga_sb_printf(b, "typedef %s _type_reduce;\n", ga_cu_type(c->red_dtype));
   if (k->e.preamble[0]) { ga_sb_puts(b, k->e.preamble); ga_sb_puts(b, "\n"); }
   ga_sb_puts(b, "struct acc_s { _type_reduce v; long long i; };\n");
   if (k->identity)   /* on a line of its own: a compile error there is blamed on it */

@@ -15,8 +15,6 @@ extern const char ga_kernel_ga_math[];
 extern const char ga_kernel_ga_cmath[];
 extern const char ga_kernel_ga_reduce_builtin[];
 
-static const char *cu(int dt) { return ga_dtypes[dt].cuda; }
-static const char *cu_compute(int dt) { return dt == GA_FLOAT16 ? "float" : cu(dt); }
 
 static void gen_prelude(ga_strbuf *b, const ga_cred_shape *s) {
   const ga_red_call *c = s->c->call;
@@ -25,9 +23,9 @@ static void gen_prelude(ga_strbuf *b, const ga_cred_shape *s) {
   if (GA_IS_COMPLEX(c->T) || GA_IS_COMPLEX(c->acc)) ga_sb_puts(b, ga_kernel_ga_cmath);
   const ga_red_op *op = c->op;
   ga_sb_printf(b, "\n// reduction %s\n", op->name);
-  ga_sb_printf(b, "typedef %s in0_t; typedef %s in0_mt;\n", cu_compute(c->T), cu(c->T));
-  ga_sb_printf(b, "typedef %s acc_t;\n", cu_compute(c->acc));
-  ga_sb_printf(b, "typedef %s out0_t; typedef %s out0_mt;\n", cu_compute(c->out_dtype), cu(c->out_dtype));
+  ga_sb_printf(b, "typedef %s in0_t; typedef %s in0_mt;\n", ga_cu_compute(c->T), ga_cu_type(c->T));
+  ga_sb_printf(b, "typedef %s acc_t;\n", ga_cu_compute(c->acc));
+  ga_sb_printf(b, "typedef %s out0_t; typedef %s out0_mt;\n", ga_cu_compute(c->out_dtype), ga_cu_type(c->out_dtype));
   ga_sb_puts(b, "struct acc_s { acc_t v; long long i; };\n");
   ga_sb_printf(b, "__device__ __forceinline__ void r_ident(acc_s &a) { a.i = 0; %s; }\n", op->identity);
   ga_sb_printf(b, "__device__ __forceinline__ void r_map(acc_s &a, in0_t in0, long long _j) { (void)_j; a.i = 0; %s; }\n",

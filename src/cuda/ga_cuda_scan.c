@@ -67,8 +67,6 @@ typedef struct sc_plan {
   int pass;         /* the kernel being generated: 1, 2, 3 */
 } sc_plan;
 
-static const char *cu(int dt) { return ga_dtypes[dt].cuda; }
-static const char *cu_compute(int dt) { return dt == GA_FLOAT16 ? "float" : cu(dt); }
 
 static void plan(const ga_scan_call *c, sc_plan *p) {
   memset(p, 0, sizeof *p);
@@ -132,8 +130,8 @@ static void gen_common(ga_strbuf *b, const sc_plan *p) {
                BLOCK, NWARP, p->ipt, vec_of(c->T, p->ipt), vec_of(c->out_dtype, p->ipt), (tile + tile / 32) * msz);
   ga_sb_printf(b, "#define GA_SCAN_PASS %d\n#define GA_SCAN_ROW %d\n#define GA_ACC_SHFL %d\n#define GA_ACC_IDX %d\n",
                p->pass, p->style == STYLE_ROW, shfl_kind(c->acc), idx);
-  ga_sb_printf(b, "typedef %s in0_t; typedef %s in0_mt; typedef %s acc_t; typedef %s out0_mt;\n", cu_compute(c->T),
-               cu(c->T), cu_compute(c->acc), cu(c->out_dtype));
+  ga_sb_printf(b, "typedef %s in0_t; typedef %s in0_mt; typedef %s acc_t; typedef %s out0_mt;\n", ga_cu_compute(c->T),
+               ga_cu_type(c->T), ga_cu_compute(c->acc), ga_cu_type(c->out_dtype));
   ga_sb_printf(b, "struct ga_acc { acc_t v;%s };\n", idx ? " long long i;" : "");
   ga_sb_printf(b, "__device__ __forceinline__ ga_acc ga_map(const in0_t in0, const long long _j) {\n"
                "  ga_acc a; (void)_j;\n  %s;\n  return a;\n}\n", op->map);
