@@ -171,11 +171,11 @@ static int get_kernel(const ga_cred_shape *s, void **kernel) {
 
 /* The family's parameters, then the common ones of ga_reduce.cuh: part,
  * nout, nred, nseg, seg and the index struct (struct ga_rx's layout). */
-static int launch(const ga_cred_shape *s, void *part, unsigned gx, unsigned gy) {
+/* kernel: s's, when the caller already has it (else NULL) */
+static int launch(const ga_cred_shape *s, void *kernel, void *part, unsigned gx, unsigned gy) {
   const ga_cred *c = s->c;
-  void *kernel;
-  int rc = get_kernel(s, &kernel);
-  if (rc) return rc;
+  int rc;
+  if (!kernel && (rc = get_kernel(s, &kernel))) return rc;
   union { int i[(2 + 2 * GA_CRED_MAXARR) * GA_MAXDIM]; long long l[(2 + 2 * GA_CRED_MAXARR) * GA_MAXDIM]; } ix;
   int n = 0;
 #define PUT(v) do { if (s->idx64) ix.l[n++] = (v); else ix.i[n++] = (int)(v); } while (0)
@@ -212,12 +212,11 @@ static int launch(const ga_cred_shape *s, void *part, unsigned gx, unsigned gy) 
  * split: same cache entry).  Two waves for 1-4 byte elements, eight for
  * wider ones: the best of 2..12 on an H200 (float32 4430 GB/s at 2, 4330 at
  * 8; float64 4300 at 2, 4470 at 8). */
-static int refine_split(ga_cred_shape *s, int nsm) {
+static int refine_split(ga_cred_shape *s, int nsm, void **kernel) {
   const ga_cred *c = s->c;
-  void *kernel;
-  int rc = get_kernel(s, &kernel);
+  int rc = get_kernel(s, kernel);   /* the split changes no field of the key: the launch's kernel */
   if (rc) return rc;
-  int occ = ga_cuda_kernel_occupancy(kernel, BLOCK, 0);
+  int occ = ga_cuda_kernel_occupancy(*kernel, BLOCK, 0);
   if (occ <= 0) return GA_OK;
   int maxsz = 1;
   for (int a = 0; a < c->nin; a++)
@@ -234,7 +233,8 @@ int ga_cuda_red_run(const ga_cred *c) {
   ga_cred_shape s;
   int nsm = ga_cuda_sm_count(c->device);
   ga_cuda_red_plan(c, &s, nsm);
-  if (s.kind == GA_CRED_ROW && s.nseg > 1 && (rc = refine_split(&s, nsm))) return rc;
+  void *kernel = NULL;
+  if (s.kind == GA_CRED_ROW && s.nseg > 1 && (rc = refine_split(&s, nsm, &kernel))) return rc;
   ga_scratch part = {0};   /* the segments' accumulators */
   if (s.nseg > 1 &&
       (rc = ga_scratch_get(ga_cuda_pool(c->device), acc_size(c) * (size_t)(c->nout * s.nseg), c->stream, &part)))
@@ -243,17 +243,17 @@ int ga_cuda_red_run(const ga_cred *c) {
   if (s.kind == GA_CRED_COL) {
     int64_t bx = (c->nout + 32 * s.v - 1) / (32 * s.v);
     if (bx > INT32_MAX) { rc = ga_err(GA_EINVAL, "reduction too large"); goto done; }
-    rc = launch(&s, pp, (unsigned)bx, (unsigned)s.nseg);
+    rc = launch(&s, kernel, pp, (unsigned)bx, (unsigned)s.nseg);
   } else {
     int64_t groups = c->nout * s.nseg, per = BLOCK / s.g, bx = (groups + per - 1) / per;
     if (bx > INT32_MAX) { rc = ga_err(GA_EINVAL, "reduction too large"); goto done; }
-    rc = launch(&s, pp, (unsigned)bx, 1);
+    rc = launch(&s, kernel, pp, (unsigned)bx, 1);
   }
   if (!rc && s.nseg > 1) {
     ga_cred_shape f;
     ga_cuda_red_fin(&s, &f);
     int64_t per = f.kind == GA_CRED_FIN_COL ? BLOCK : BLOCK / f.g, bx = (c->nout + per - 1) / per;
-    rc = launch(&f, pp, (unsigned)bx, 1);
+    rc = launch(&f, NULL, pp, (unsigned)bx, 1);
   }
 done:
   ga_scratch_put(&part);
