@@ -217,30 +217,34 @@ static void virtual_call(lua_State *L, lga_ewk *e, ga_ewk_call *c, int *arch, co
   if (c->size == 0) lga_errorf(L, fname, "the loop is empty: nothing to generate");
 }
 
-/* k:source(types [, {layout=, size=}]) -> the generated CUDA source */
-static int l_ewk_source(lua_State *L) {
+/* Push the source of k:source's / k:compile's call (self at 1); *arch for
+ * NVRTC. */
+static lga_ewk *push_source(lua_State *L, int *arch, const char *method) {
   lga_ewk *e = check_ewk(L, 1);
   ga_ewk_call c;
-  int arch;
-  virtual_call(L, e, &c, &arch, "source");
+  virtual_call(L, e, &c, arch, method);
   char *src = ga_ewk_source(&c);
-  if (!src) return lga_fail(L, e->fname);
+  if (!src) lga_fail(L, e->fname);
   lua_pushstring(L, src);
   free(src);
+  return e;
+}
+
+/* k:source(types [, {layout=, size=}]) -> the generated CUDA source */
+static int l_ewk_source(lua_State *L) {
+  int arch;
+  push_source(L, &arch, "source");
   return 1;
 }
 
-/* k:compile(types [, {layout=, size=, arch=}]) -> bytes of the image, is_ptx */
+/* k:compile(types [, {layout=, size=, arch=}]) -> bytes of the image, is_ptx;
+ * an NVRTC error raises with the numbered source */
 static int l_ewk_compile(lua_State *L) {
-  lga_ewk *e = check_ewk(L, 1);
-  ga_ewk_call c;
   int arch;
-  virtual_call(L, e, &c, &arch, "compile");
-  char *src = ga_ewk_source(&c);
-  if (!src) return lga_fail(L, e->fname);
-  int n = lga_kernel_compile(L, src, e->k.name, arch, NULL, 0);
-  free(src);
-  return n < 0 ? fail_call(L, e, &c) : n;
+  lga_ewk *e = push_source(L, &arch, "compile");
+  int n = lga_kernel_compile(L, lua_tostring(L, -1), e->k.name, arch, NULL, 0);
+  if (n >= 0) return n;
+  return ga_errcode() == GA_ENVRTC ? lga_fail_compile(L, e->fname, lua_tostring(L, -1)) : lga_fail(L, e->fname);
 }
 
 /* Attributes (CuPy's names). */
