@@ -25,14 +25,14 @@ static const char *const ctor_options[] = {"name", "reduce_type", "reduce_dims",
 /* ga.ReductionKernel(in_params, out_params, map_expr, reduce_expr,
  *                    post_map_expr, identity [, name] [, options]) */
 static int l_redk_new(lua_State *L) {
-  const char *CTOR = LGA_FNAME(L);
+  const char *fname = LGA_FNAME(L);
   int opts = 0;
   if (lua_type(L, 7) == LUA_TTABLE) opts = 7;
   else if (lua_type(L, 8) == LUA_TTABLE) opts = 8;
   else if (!lua_isnoneornil(L, 8))
-    return lga_errorf(L, CTOR, "options must be a table, got %s", luaL_typename(L, 8));
+    return lga_errorf(L, fname, "options must be a table, got %s", luaL_typename(L, 8));
   lua_settop(L, 8);
-  if (opts) lga_check_options(L, opts, CTOR, ctor_options);
+  if (opts) lga_check_options(L, opts, fname, ctor_options);
   int name_idx = 7;
   if (opts == 7 || (opts && lua_isnil(L, 7))) {
     lua_getfield(L, opts, "name");
@@ -43,24 +43,24 @@ static int l_redk_new(lua_State *L) {
   memset(r, 0, sizeof *r);
   lua_newtable(L);
   int texts = lua_gettop(L);
-  const char *in = lga_kernel_text(L, CTOR, 1, texts, "in_params", NULL, false);
-  const char *out = lga_kernel_text(L, CTOR, 2, texts, "out_params", NULL, false);
-  const char *map = lga_kernel_text(L, CTOR, 3, texts, "map_expr", NULL, false);
-  const char *red = lga_kernel_text(L, CTOR, 4, texts, "reduce_expr", NULL, false);
-  const char *post = lga_kernel_text(L, CTOR, 5, texts, "post_map_expr", NULL, false);
-  const char *ident = lua_isnoneornil(L, 6) ? NULL : lga_kernel_text(L, CTOR, 6, texts, "identity", NULL, true);
-  const char *name = lga_kernel_text(L, CTOR, name_idx, texts, "name", "reduce_kernel", false);
+  const char *in = lga_kernel_text(L, fname, 1, texts, "in_params", NULL, false);
+  const char *out = lga_kernel_text(L, fname, 2, texts, "out_params", NULL, false);
+  const char *map = lga_kernel_text(L, fname, 3, texts, "map_expr", NULL, false);
+  const char *red = lga_kernel_text(L, fname, 4, texts, "reduce_expr", NULL, false);
+  const char *post = lga_kernel_text(L, fname, 5, texts, "post_map_expr", NULL, false);
+  const char *ident = lua_isnoneornil(L, 6) ? NULL : lga_kernel_text(L, fname, 6, texts, "identity", NULL, true);
+  const char *name = lga_kernel_text(L, fname, name_idx, texts, "name", "reduce_kernel", false);
   const char *rtype = NULL, *pre = "";
   bool reduce_dims = true;
   if (opts) {
-    if (lua_getfield(L, opts, "reduce_type") != LUA_TNIL) rtype = lga_kernel_text(L, CTOR, -1, texts, "reduce_type", NULL, false);
-    if (lua_getfield(L, opts, "preamble") != LUA_TNIL) pre = lga_kernel_text(L, CTOR, -1, texts, "preamble", NULL, false);
+    if (lua_getfield(L, opts, "reduce_type") != LUA_TNIL) rtype = lga_kernel_text(L, fname, -1, texts, "reduce_type", NULL, false);
+    if (lua_getfield(L, opts, "preamble") != LUA_TNIL) pre = lga_kernel_text(L, fname, -1, texts, "preamble", NULL, false);
     int t = lua_getfield(L, opts, "reduce_dims");
     if (t == LUA_TBOOLEAN) reduce_dims = lua_toboolean(L, -1);
-    else if (t != LUA_TNIL) return lga_errorf(L, CTOR, "option reduce_dims must be a boolean, got %s", luaL_typename(L, -1));
+    else if (t != LUA_TNIL) return lga_errorf(L, fname, "option reduce_dims must be a boolean, got %s", luaL_typename(L, -1));
     lua_pop(L, 3);
   }
-  if (ga_redk_init(&r->k, in, out, map, red, post, ident, name, rtype, pre, reduce_dims)) return lga_fail(L, CTOR);
+  if (ga_redk_init(&r->k, in, out, map, red, post, ident, name, rtype, pre, reduce_dims)) return lga_fail(L, fname);
   snprintf(r->fname, sizeof r->fname, "ReductionKernel '%s'", name);
   lua_setiuservalue(L, ud, 1);
   luaL_setmetatable(L, LGA_REDK_MT);
