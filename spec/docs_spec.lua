@@ -138,8 +138,10 @@ local PRELUDE = 'local ga = require "gpuarray"\n'
 -- An example runs in this process (a subprocess each cost a CUDA context:
 -- most of the suite's time on a GPU) but as if alone: its own global
 -- environment (nothing it defines reaches the next one), its prints
--- captured, a full collection after it.  Returns ok and the output.
-local function run_example(code)
+-- captured, a full collection after it.  load_example compiles it (nil and
+-- the message when it does not); run_example runs the chunk and returns
+-- ok and the output.
+local function load_example(code, where)
   local out = {}
   local env = setmetatable({}, { __index = _G })
   env._G = env
@@ -149,12 +151,15 @@ local function run_example(code)
     out[#out + 1] = table.concat(t, "\t", 1, t.n)
   end
   env.io = setmetatable({ write = function(...) out[#out + 1] = table.concat({ ... }) end }, { __index = io })
-  local chunk, err = load(PRELUDE .. code, "=example", "t", env)
-  if not chunk then return false, err end
-  local ok, msg = xpcall(chunk, debug.traceback)
+  local chunk, err = load(PRELUDE .. code, "=" .. where, "t", env)
+  return chunk and { chunk = chunk, out = out } or nil, err
+end
+
+local function run_example(ex)
+  local ok, msg = xpcall(ex.chunk, debug.traceback)
   collectgarbage("collect")
-  if not ok then out[#out + 1] = tostring(msg) end
-  return ok, table.concat(out, "\n")
+  if not ok then ex.out[#ex.out + 1] = tostring(msg) end
+  return ok, table.concat(ex.out, "\n")
 end
 
 local function example_cases(label, examples)
@@ -162,13 +167,13 @@ local function example_cases(label, examples)
     for _, ex in ipairs(examples) do
       local where = ex.file .. ":" .. ex.line .. (ex.name and (" " .. ex.name) or "")
       it(where .. " runs", function()
-        local chunk, err = load(PRELUDE .. ex.usage, "=" .. where)
-        assert.is_truthy(chunk, "does not compile: " .. tostring(err) .. "\n" .. ex.usage)
+        local loaded, err = load_example(ex.usage, where)
+        assert.is_truthy(loaded, "does not compile: " .. tostring(err) .. "\n" .. ex.usage)
         if needs_gpu(ex.usage) and not helper.has_gpu() then
           pending("needs a GPU (mentions ga.cuda.*)")
           return
         end
-        local ok, text = run_example(ex.usage)
+        local ok, text = run_example(loaded)
         assert.is_true(ok, where .. " failed:\n" .. ex.usage .. "\n---- output:\n" .. text:sub(-3000))
       end)
     end
