@@ -17,7 +17,7 @@ BUSTED      ?= $(shell command -v busted 2>/dev/null || echo /usr/bin/busted)
 BUILD       ?= build
 
 CUDA_LIBDIR := $(CUDA_DIR)/lib64
-GA_CFLAGS := -std=gnu99 -fPIC -fwrapv -Wall -Wextra -pthread \
+GA_CFLAGS := -std=gnu99 -fPIC -fvisibility=hidden -fwrapv -Wall -Wextra -pthread \
              -I$(LUA_INCDIR) -I$(CUDA_DIR)/include -Isrc -I$(BUILD)
 GA_LIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -Wl,-z,nodelete \
            -lcudart -lnvrtc -lcublas -lcurand -lcufft $(BLAS_LIBS) -lm -pthread

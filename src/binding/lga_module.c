@@ -50,7 +50,7 @@ static const struct {
   {"testhooks", lga_open_testhooks},
 };
 
-int luaopen_gpuarray_core(lua_State *L) {
+__attribute__((visibility("default"))) int luaopen_gpuarray_core(lua_State *L) {
   lua_newtable(L);
   int mod = lua_gettop(L);
   lga_state *S = lua_newuserdatauv(L, sizeof *S, 0);
