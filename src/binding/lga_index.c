@@ -16,12 +16,12 @@ static bool is_tag(lua_State *L, int idx, const char *tag) {
 
 /* A number with an integral value; a string never is an index, even a
  * numeric one (lua_tointegerx would convert "2"; NumPy refuses '2'). */
-static int64_t to_index(lua_State *L, int idx, const char *fname, const char *what) {
-  int ok = 0;
-  lua_Integer v = lua_type(L, idx) == LUA_TNUMBER ? lua_tointegerx(L, idx, &ok) : 0;
+static int64_t to_index(lua_State *L, int idx, int type, const char *fname, const char *what) {
+  int ok = 0;   /* type: the caller already has it (a string that looks like a number is no index) */
+  lua_Integer v = type == LUA_TNUMBER ? lua_tointegerx(L, idx, &ok) : 0;
   if (!ok)
     return lga_errorf(L, fname, "%s must be an integer, got %s", what,
-                      lua_type(L, idx) == LUA_TNUMBER ? "a non-integral number" : luaL_typename(L, idx));
+                      type == LUA_TNUMBER ? "a non-integral number" : luaL_typename(L, idx));
   return v;
 }
 
@@ -29,18 +29,19 @@ static int64_t to_index(lua_State *L, int idx, const char *fname, const char *wh
 static void parse_item(lua_State *L, int idx, ga_index_item *it, const char *fname) {
   idx = lua_absindex(L, idx);
   memset(it, 0, sizeof *it);
+  int t;
   switch (lua_type(L, idx)) {
   case LUA_TNUMBER:
     it->kind = GA_IDX_INT;
-    it->i = to_index(L, idx, fname, "an index");
+    it->i = to_index(L, idx, LUA_TNUMBER, fname, "an index");
     return;
   case LUA_TTABLE:
     /* {}, {start}, {start, stop}, {start, stop, step}; nil = axis end */
     it->kind = GA_IDX_RANGE;
     it->step = 1;
-    if (lua_rawgeti(L, idx, 3) != LUA_TNIL) it->step = to_index(L, -1, fname, "a range's step");
-    if (lua_rawgeti(L, idx, 1) != LUA_TNIL) it->has_start = true, it->start = to_index(L, -1, fname, "a range's start");
-    if (lua_rawgeti(L, idx, 2) != LUA_TNIL) it->has_stop = true, it->stop = to_index(L, -1, fname, "a range's stop");
+    if ((t = lua_rawgeti(L, idx, 3)) != LUA_TNIL) it->step = to_index(L, -1, t, fname, "a range's step");
+    if ((t = lua_rawgeti(L, idx, 1)) != LUA_TNIL) it->has_start = true, it->start = to_index(L, -1, t, fname, "a range's start");
+    if ((t = lua_rawgeti(L, idx, 2)) != LUA_TNIL) it->has_stop = true, it->stop = to_index(L, -1, t, fname, "a range's stop");
     lua_pop(L, 3);
     if (it->step == 0) lga_errorf(L, fname, "a range's step cannot be zero");
     return;
@@ -80,12 +81,17 @@ int lga_parse_key(lua_State *L, int key, ga_index_item *items, int max, const ch
   }
   lua_Unsigned n = lua_rawlen(L, key);
   if (n > (lua_Unsigned)max) return lga_errorf(L, fname, "too many indices (%d at most)", max);
-  luaL_checkstack(L, (int)n + 4, fname);
+  /* each item pushes at most 4 values and pops them again, except an index
+   * array, which stays as its anchor: only then does the stack grow, so the
+   * reservation is made there (a basic slice pays for none); the first 4
+   * slots are among the LUA_MINSTACK that Lua gives every C function, whose
+   * callers (getitem, setitem, the advanced planner) have pushed at most 4 */
   for (lua_Unsigned k = 1; k <= n; k++) {
-    lua_rawgeti(L, key, (lua_Integer)k);
-    if (lua_isnil(L, -1)) return lga_errorf(L, fname, "index %d of the key is nil", (int)k);
+    if (lua_rawgeti(L, key, (lua_Integer)k) == LUA_TNIL)
+      return lga_errorf(L, fname, "index %d of the key is nil", (int)k);
     parse_item(L, -1, &items[k - 1], fname);
-    if (items[k - 1].kind != GA_IDX_ARRAY) lua_pop(L, 1);   /* an array stays: the anchor */
+    if (items[k - 1].kind != GA_IDX_ARRAY) lua_pop(L, 1);
+    else luaL_checkstack(L, 4, fname);   /* an array stays: the anchor */
   }
   return (int)n;
 }
