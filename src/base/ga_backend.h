@@ -32,6 +32,7 @@ typedef struct ga_backend {
   int (*redk)(const ga_redk_call *c);                 /* ReductionKernel (NULL: host) */
   /* out = a @ b, 2-D float16/32/64, out C-contiguous (m, n) */
   int (*matmul)(const ga_array *a, const ga_array *b, ga_array *out, void *stream);
+  int (*rand)(const ga_rand_call *c);                 /* random draws */
 
   /* ---- RawKernel / RawModule (base/ga_raw.h): user CUDA C++ loaded and
    * launched as given; NULL on the host ---- */
@@ -68,6 +69,7 @@ typedef struct ga_backend {
   char *(*gather_source)(const ga_gather_call *c);
   char *(*ewk_source)(const ga_ewk_call *c);
   char *(*redk_source)(const ga_redk_call *c, int second, int sms);
+  char *(*rand_source)(const ga_rand_call *c);
   /* which user text a compiler log points at ("identity") or NULL */
   const char *(*redk_blame)(const char *source, const char *log);
   int (*compile)(const char *source, const char *name, int arch, const char *const *extra, int nextra,

@@ -321,4 +321,20 @@ typedef struct ga_redk_call {
   void *stream;
 } ga_redk_call;
 
+
+/* ---- random draws (core/ga_backend.c: ga_rand; the stream is
+ * kernels/ga_philox.cuh) ---- */
+typedef struct ga_rand_call {
+  void *out;               /* n contiguous values of dtype */
+  int dtype;               /* float32/float64 (floats); any integer (ints); uint32 (bits) */
+  int64_t n;
+  int dist;                /* GA_RNG_* of kernels/ga_philox.cuh */
+  uint64_t off;            /* the stream word of value 0 */
+  uint32_t k0, k1, s;      /* key, substream */
+  double p0, p1;
+  uint64_t ilow, irange;
+  int device;
+  void *stream;
+} ga_rand_call;
+
 #endif

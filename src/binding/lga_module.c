@@ -47,6 +47,7 @@ static const struct {
   {"redk", lga_open_redk}, {"raw", lga_open_raw}, {"dtype", lga_open_dtype},
   {"join", lga_open_join}, {"index", lga_open_index}, {"advindex", lga_open_advindex},
   {"scan", lga_open_scan}, {"sort", lga_open_sort}, {"reduce", lga_open_reduce},
+  {"random", lga_open_random},
   {"testhooks", lga_open_testhooks},
 };
 

@@ -298,6 +298,33 @@ static int l_compile_nonzero(lua_State *L) {
   return compile_src(L, "compile_nonzero", src, name, (int)luaL_optinteger(L, 2, 90));
 }
 
+/* ======== random draws (kernels/ga_philox.cuh) ======== */
+
+/* core._random_source(dist, dtype, irange) -> CUDA source;
+ * core._compile_random(dist, dtype, irange, arch) -> bytes of the image */
+static char *random_source(lua_State *L, const char *fname) {
+  ga_rand_call c = {0};
+  c.dist = (int)luaL_checkinteger(L, 1);
+  c.dtype = lga_opt_dtype(L, 2, fname, GA_FLOAT32);
+  c.irange = (uint64_t)luaL_optinteger(L, 3, 0);
+  if (c.dist < 0 || c.dist > 4) lga_errorf(L, fname, "unknown distribution %d", c.dist);
+  char *src = GPU->rand_source(&c);
+  if (!src) lga_errorf(L, fname, "out of memory");
+  return src;
+}
+
+static int l_random_source(lua_State *L) {
+  char *src = random_source(L, "_random_source");
+  lua_pushstring(L, src);
+  free(src);
+  return 1;
+}
+
+static int l_compile_random(lua_State *L) {
+  char *src = random_source(L, "_compile_random");
+  return compile_src(L, "_compile_random", src, "ga_rand", (int)luaL_optinteger(L, 4, 90));
+}
+
 /* ======== sorting (ga_sort.h) ======== */
 
 /* core._sort_source(which, dtype, big, pay_in, pay_out) -> CUDA source;
@@ -342,6 +369,7 @@ void lga_open_testhooks(lua_State *L) {
     {"_compile_reduce", l_compile_reduce},
     {"scan_source", l_scan_source}, {"compile_scan", l_compile_scan},
     {"nonzero_source", l_nonzero_source}, {"compile_nonzero", l_compile_nonzero},
+    {"_random_source", l_random_source}, {"_compile_random", l_compile_random},
     {"_sort_source", l_sort_source}, {"_compile_sort", l_compile_sort},
     {NULL, NULL}};
   lga_setfuncs(L, fns, -1);

@@ -72,3 +72,11 @@ int ga_device_arch(int dev) {
   if (!be->arch || (dev != GA_CPU && ga_check_device(dev))) return 0;
   return be->arch(dev);
 }
+
+int ga_rand(const ga_rand_call *c) {
+  const ga_backend *be = ga_backend_of(c->device);
+  if (c->n == 0) return GA_OK;
+  return be->rand ? be->rand(c) : no_slot(be, "random");
+}
+
+char *ga_rand_source(const ga_rand_call *c) { return ga_backend_of(GA_GPU_KIND)->rand_source(c); }

@@ -61,6 +61,8 @@ int ga_cuda_flush(int dev);
 
 /* BLAS */
 int ga_cuda_matmul(const ga_array *a, const ga_array *b, ga_array *out, void *stream);
+int ga_cuda_rand(const ga_rand_call *c);
+char *ga_cuda_rand_source(const ga_rand_call *c);
 
 /* The compute slots of ga_cuda_backend (cuda/ga_cuda_backend.c) and the
  * sources of their kernels (the specs compile them with NVRTC). */

@@ -20,6 +20,7 @@ const ga_backend ga_cuda_backend = {
   .ewk = ga_cuda_ewk,
   .redk = ga_cuda_redk,
   .matmul = ga_cuda_matmul,
+  .rand = ga_cuda_rand,
   .raw_load = ga_cuda_raw_load,
   .raw_release = ga_cuda_raw_release,
   .raw_function = ga_cuda_raw_function,
@@ -40,6 +41,7 @@ const ga_backend ga_cuda_backend = {
   .gather_source = ga_cuda_gather_source,
   .ewk_source = ga_cuda_ewk_source,
   .redk_source = ga_cuda_redk_source,
+  .rand_source = ga_cuda_rand_source,
   .redk_blame = ga_cuda_redk_blame,
   .compile = ga_cuda_compile_opts,
 };

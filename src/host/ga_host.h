@@ -23,6 +23,7 @@ ga_host_loop_fn ga_host_loop_mixed(const ga_op *op, int first);
 /* out = a @ b for 2-D float16/32/64 host arrays; out is C-contiguous (m, n)
  * of the same dtype; a, b may have any strides. */
 int ga_host_matmul(const ga_array *a, const ga_array *b, ga_array *out);
+int ga_host_rand(const ga_rand_call *c);
 
 /* Aligned host memory when no GPU is present (pinned memory comes from the
  * CUDA backend otherwise). */

@@ -58,6 +58,7 @@ const ga_backend ga_host_backend = {
   .searchsorted = ga_host_searchsorted,
   .gather = ga_host_gather,
   .matmul = matmul,
+  .rand = ga_host_rand,
   .device_count = one_device,
   .check_device = check_device,
   .set_device = set_device,

@@ -1,0 +1,209 @@
+// The random stream: Philox4x32-10 (Salmon et al., SC'11, as Random123 and
+// cuRAND define it) and the draws made from its words.  The same text is
+// compiled by NVRTC into the generator kernel and by the C compiler into
+// the host backend (src/host/ga_host_rand.c), so both compute one function:
+//
+//   word k of a stream (key k0:k1, substream s) = lane k % 4 of
+//   philox(counter = {k / 4 low, k / 4 high, s, 0}, key)
+//
+// A draw of n values starting at word `off` gives value i the words
+// off + W*i ... (W words per value), so the result depends on (key, off)
+// only: not on the launch geometry, nor on how a draw is split.  A value
+// that must be redrawn (integers, rejection) takes its j-th retry from
+// philox({its first word's position, s, j}) – a stream of its own, so no
+// other value moves.  Plain C99 where compiled on the host (no templates).
+#ifdef __CUDACC__
+#define GA_RNG_FN static __device__ __forceinline__
+#else
+#define GA_RNG_FN static inline
+#endif
+
+typedef unsigned int ga_rng_u32;
+typedef unsigned long long ga_rng_u64;
+typedef struct ga_rng_w4 { ga_rng_u32 w[4]; } ga_rng_w4;
+
+GA_RNG_FN ga_rng_u32 ga_rng_mulhi(ga_rng_u32 a, ga_rng_u32 b) {
+#ifdef __CUDACC__
+  return __umulhi(a, b);
+#else
+  return (ga_rng_u32)(((ga_rng_u64)a * b) >> 32);
+#endif
+}
+
+GA_RNG_FN ga_rng_w4 ga_philox(ga_rng_u64 ctr, ga_rng_u32 c2, ga_rng_u32 c3, ga_rng_u32 k0, ga_rng_u32 k1) {
+  ga_rng_u32 c0 = (ga_rng_u32)ctr, c1 = (ga_rng_u32)(ctr >> 32);
+  for (int r = 0; r < 10; r++) {
+    if (r) { k0 += 0x9E3779B9u; k1 += 0xBB67AE85u; }
+    ga_rng_u32 hi0 = ga_rng_mulhi(0xD2511F53u, c0), lo0 = 0xD2511F53u * c0;
+    ga_rng_u32 hi1 = ga_rng_mulhi(0xCD9E8D57u, c2), lo1 = 0xCD9E8D57u * c2;
+    c0 = hi1 ^ c1 ^ k0;
+    c1 = lo1;
+    c2 = hi0 ^ c3 ^ k1;
+    c3 = lo0;
+  }
+  ga_rng_w4 o;
+  o.w[0] = c0; o.w[1] = c1; o.w[2] = c2; o.w[3] = c3;
+  return o;
+}
+
+// Words pos .. pos+3 of substream s.
+GA_RNG_FN ga_rng_w4 ga_rng_words(ga_rng_u64 pos, ga_rng_u32 s, ga_rng_u32 k0, ga_rng_u32 k1) {
+  ga_rng_w4 a = ga_philox(pos >> 2, s, 0, k0, k1);
+  unsigned sh = (unsigned)(pos & 3);
+  if (!sh) return a;
+  ga_rng_w4 b = ga_philox((pos >> 2) + 1, s, 0, k0, k1), o;
+  for (unsigned j = 0; j < 4; j++) o.w[j] = j + sh < 4 ? a.w[j + sh] : b.w[j + sh - 4];
+  return o;
+}
+
+// ---- uniform in [0, 1): float32 from 24 bits, float64 from 53 (NumPy's
+// formula: the top 27 bits of w0 and the top 26 of w1) ----
+GA_RNG_FN float ga_rng_u01f(ga_rng_u32 w) { return (float)(w >> 8) * 5.9604644775390625e-8f; }
+GA_RNG_FN double ga_rng_u01d(ga_rng_u32 w0, ga_rng_u32 w1) {
+  return (double)(((ga_rng_u64)(w0 >> 5) << 26) | (w1 >> 6)) * 1.1102230246251565e-16;
+}
+
+// ---- the transcendental functions: CUDA's on the GPU; on the host the
+// float ones are computed in double and rounded once (so the two differ by
+// CUDA's 1-2 ulp at most), sin/cos of pi*x reduced exactly first ----
+#ifdef __CUDACC__
+GA_RNG_FN float ga_rng_logf(float x) { return logf(x); }
+GA_RNG_FN double ga_rng_log(double x) { return log(x); }
+GA_RNG_FN void ga_rng_sincospif(float x, float *s, float *c) { sincospif(x, s, c); }
+GA_RNG_FN void ga_rng_sincospi(double x, double *s, double *c) { sincospi(x, s, c); }
+#else
+GA_RNG_FN float ga_rng_logf(float x) { return (float)log((double)x); }
+GA_RNG_FN double ga_rng_log(double x) { return log(x); }
+// x in [0, 2): x = q/2 + y exactly, |y| <= 1/4, then a quadrant swap
+GA_RNG_FN void ga_rng_sincospi(double x, double *s, double *c) {
+  double q = nearbyint(2.0 * x), y = x - 0.5 * q;
+  double sy = sin(3.141592653589793 * y), cy = cos(3.141592653589793 * y);
+  switch ((int)q & 3) {
+  case 0: *s = sy; *c = cy; break;
+  case 1: *s = cy; *c = -sy; break;
+  case 2: *s = -sy; *c = -cy; break;
+  default: *s = -cy; *c = sy; break;
+  }
+}
+GA_RNG_FN void ga_rng_sincospif(float x, float *s, float *c) {
+  double sd, cd;
+  ga_rng_sincospi((double)x, &sd, &cd);
+  *s = (float)sd;
+  *c = (float)cd;
+}
+#endif
+
+// ---- standard normals by Box-Muller: (u1 in (0, 1], u2 in [0, 1)) ->
+// r cos(2 pi u2), r sin(2 pi u2), r = sqrt(-2 log u1) ----
+GA_RNG_FN void ga_rng_normf(ga_rng_u32 w0, ga_rng_u32 w1, float *a, float *b) {
+  float u1 = (float)((w0 >> 8) + 1) * 5.9604644775390625e-8f, u2 = ga_rng_u01f(w1);
+  float r = sqrtf(-2.0f * ga_rng_logf(u1)), s, c;
+  ga_rng_sincospif(2.0f * u2, &s, &c);
+  *a = r * c;
+  *b = r * s;
+}
+GA_RNG_FN void ga_rng_normd(ga_rng_w4 w, double *a, double *b) {
+  double u1 = (double)((((ga_rng_u64)(w.w[0] >> 5) << 26) | (w.w[1] >> 6)) + 1) * 1.1102230246251565e-16;
+  double u2 = ga_rng_u01d(w.w[2], w.w[3]);
+  double r = sqrt(-2.0 * ga_rng_log(u1)), s, c;
+  ga_rng_sincospi(2.0 * u2, &s, &c);
+  *a = r * c;
+  *b = r * s;
+}
+
+// ---- integers in [0, range) without bias (Lemire's multiply and reject;
+// range 0 means 2^64).  A 32-bit range takes one word, a wider one two. ----
+GA_RNG_FN ga_rng_u64 ga_rng_int32(ga_rng_u32 w, ga_rng_u64 range, ga_rng_u64 pos, ga_rng_u32 s, ga_rng_u32 k0,
+                                  ga_rng_u32 k1) {
+  if (range == 0x100000000ull) return w;
+  ga_rng_u32 r = (ga_rng_u32)range;
+  ga_rng_u64 m = (ga_rng_u64)w * r;
+  if ((ga_rng_u32)m < r) {
+    ga_rng_u32 t = (0u - r) % r;
+    for (ga_rng_u32 j = 1; (ga_rng_u32)m < t; j++) m = (ga_rng_u64)ga_philox(pos, s, j, k0, k1).w[0] * r;
+  }
+  return m >> 32;
+}
+
+GA_RNG_FN ga_rng_u64 ga_rng_mul64(ga_rng_u64 a, ga_rng_u64 b, ga_rng_u64 *lo) {
+  *lo = a * b;
+#ifdef __CUDACC__
+  return __umul64hi(a, b);
+#else
+  return (ga_rng_u64)(((unsigned __int128)a * b) >> 64);
+#endif
+}
+
+GA_RNG_FN ga_rng_u64 ga_rng_int64(ga_rng_u32 w0, ga_rng_u32 w1, ga_rng_u64 range, ga_rng_u64 pos, ga_rng_u32 s,
+                                  ga_rng_u32 k0, ga_rng_u32 k1) {
+  ga_rng_u64 x = ((ga_rng_u64)w0 << 32) | w1;
+  if (range == 0) return x;
+  ga_rng_u64 lo, hi = ga_rng_mul64(x, range, &lo);
+  if (lo < range) {
+    ga_rng_u64 t = (0ull - range) % range;
+    for (ga_rng_u32 j = 1; lo < t; j++) {
+      ga_rng_w4 v = ga_philox(pos, s, j, k0, k1);
+      hi = ga_rng_mul64(((ga_rng_u64)v.w[0] << 32) | v.w[1], range, &lo);
+    }
+  }
+  return hi;
+}
+
+// ---- what one thread makes from the 4 words at pos: the values of the
+// draw's elements t*E .. t*E+E-1 (E = 4 / words per value) ----
+enum { GA_RNG_UNIFORM = 0, GA_RNG_NORMAL, GA_RNG_INT, GA_RNG_BITS, GA_RNG_EXPONENTIAL };
+
+typedef struct ga_rng_args {
+  ga_rng_u32 k0, k1, s;   // key and substream
+  double p0, p1;          // loc/low and scale/width (float draws)
+  ga_rng_u64 ilow, irange;  // integers: low + [0, range) (range 0: 2^64)
+} ga_rng_args;
+
+// Words per value: 1 for float32 draws, 32-bit integer ranges and bits; 2
+// for float64 draws and wider ranges.
+GA_RNG_FN int ga_rng_wpv(int dist, int is_double, ga_rng_u64 irange) {
+  if (dist == GA_RNG_INT) return irange == 0 || irange > 0x100000000ull ? 2 : 1;
+  if (dist == GA_RNG_BITS) return 1;
+  return is_double ? 2 : 1;
+}
+
+GA_RNG_FN void ga_rng_floats(int dist, const ga_rng_args *a, ga_rng_w4 w, float v[4]) {
+  float p0 = (float)a->p0, p1 = (float)a->p1;
+  if (dist == GA_RNG_NORMAL) {
+    ga_rng_normf(w.w[0], w.w[1], &v[0], &v[1]);
+    ga_rng_normf(w.w[2], w.w[3], &v[2], &v[3]);
+    for (int j = 0; j < 4; j++) v[j] = p0 + p1 * v[j];
+    return;
+  }
+  for (int j = 0; j < 4; j++) {
+    float u = ga_rng_u01f(w.w[j]);
+    v[j] = dist == GA_RNG_EXPONENTIAL ? p1 * -ga_rng_logf(1.0f - u) : p0 + p1 * u;
+  }
+}
+
+GA_RNG_FN void ga_rng_doubles(int dist, const ga_rng_args *a, ga_rng_w4 w, double v[2]) {
+  if (dist == GA_RNG_NORMAL) {
+    ga_rng_normd(w, &v[0], &v[1]);
+    for (int j = 0; j < 2; j++) v[j] = a->p0 + a->p1 * v[j];
+    return;
+  }
+  for (int j = 0; j < 2; j++) {
+    double u = ga_rng_u01d(w.w[2 * j], w.w[2 * j + 1]);
+    v[j] = dist == GA_RNG_EXPONENTIAL ? a->p1 * -ga_rng_log(1.0 - u) : a->p0 + a->p1 * u;
+  }
+}
+
+// Integers (and bits): E values; pos is the thread's first word.
+GA_RNG_FN int ga_rng_ints(int dist, const ga_rng_args *a, ga_rng_u64 pos, ga_rng_w4 w, ga_rng_u64 v[4]) {
+  if (dist == GA_RNG_BITS) {
+    for (int j = 0; j < 4; j++) v[j] = w.w[j];
+    return 4;
+  }
+  if (ga_rng_wpv(dist, 0, a->irange) == 1) {
+    for (int j = 0; j < 4; j++) v[j] = a->ilow + ga_rng_int32(w.w[j], a->irange, pos + j, a->s, a->k0, a->k1);
+    return 4;
+  }
+  for (int j = 0; j < 2; j++)
+    v[j] = a->ilow + ga_rng_int64(w.w[2 * j], w.w[2 * j + 1], a->irange, pos + 2 * j, a->s, a->k0, a->k1);
+  return 2;
+}

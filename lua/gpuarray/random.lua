@@ -1,0 +1,791 @@
+--- Random numbers: `ga.random` (arrays on the current device) and
+-- `ga.host.random` (host arrays), with CuPy's names.
+--
+-- **One stream, any device.**  Every draw comes from Philox4x32-10, a
+-- counter-based generator: word k of a stream is a pure function of the key
+-- and k (kernels/ga_philox.cuh, the same text compiled by NVRTC and by the C
+-- compiler).  So for one seed the GPU and the host give the **same bits**
+-- for uniform, integer and bit draws, and normal and exponential draws
+-- within CUDA's 1-2 ulp of the host's; nor does a result depend on the GPU
+-- model, the launch or how a draw is split: `rand(n)` then `rand(m)` gives
+-- the values of `rand(n + m)`.
+--
+-- **Seeds.**  A seed is a Lua integer (any 64 bits: negative numbers are
+-- two's complement, so every value up to 2^64 has one), a table of
+-- integers, or nil (8 bytes from /dev/urandom).  The 64-bit key is
+-- splitmix64 of the integer (of a table: acc = splitmix64(acc ~ v) over its
+-- elements from acc = 0); words are counted from 0.
+--
+-- **Values.**  float32 uniforms take 24 bits of one word (`(w >> 8) * 2^-24`),
+-- float64 53 bits of two (NumPy's formula); normals come in Box-Muller
+-- pairs (one word per float32 value, two per float64); integers in a range
+-- are unbiased (Lemire's multiply-and-reject; a redraw comes from a stream
+-- of the value's own, so no other value moves); each value takes one word
+-- when the range fits 32 bits, else two.  Draws of float32 are made in
+-- float32.  Lua conventions: `randint(1, 7, n)` is NumPy's half-open [1, 7);
+-- `choice(n)` and `permutation(n)` draw the values 0 .. n-1 (as `arange`).
+-- @module gpuarray.random
+local core = require "gpuarray.core"
+
+local UNIFORM, NORMAL, INT, BITS, EXPONENTIAL = 0, 1, 2, 3, 4
+local MASK32 = 0xffffffff
+
+local function splitmix64(x)
+  local z = x + 0x9e3779b97f4a7c15
+  z = (z ~ (z >> 30)) * 0xbf58476d1ce4e5b9
+  z = (z ~ (z >> 27)) * 0x94d049bb133111eb
+  return z ~ (z >> 31)
+end
+
+local function urandom64()
+  local f = io.open("/dev/urandom", "rb")
+  local s = f and f:read(8)
+  if f then f:close() end
+  if s and #s == 8 then return (string.unpack("<i8", s)) end
+  return splitmix64(math.floor(os.time()) ~ (os.clock() * 1e9 // 1))
+end
+
+-- seed -> 64-bit key (see the module's comment)
+local function key_of(fname, s)
+  if s == nil then return urandom64() end
+  local t = type(s)
+  if t == "number" then
+    local i = math.tointeger(s)
+    if not i then error(fname .. ": a seed must be an integer, got " .. tostring(s), 3) end
+    return splitmix64(i)
+  end
+  if t == "table" or (t == "userdata" and core.is_array and core.is_array(s)) then
+    local list = t == "table" and s or s:tolist()
+    if type(list) ~= "table" then list = { list } end
+    local acc = 0
+    for i = 1, #list do
+      local v = math.tointeger(list[i])
+      if not v then error(fname .. ": seed element " .. i .. " is not an integer", 3) end
+      acc = splitmix64(acc ~ v)
+    end
+    return acc
+  end
+  error(fname .. ": a seed must be an integer, a table of integers or nil, got " .. t, 3)
+end
+
+-- ---- argument checks ----
+
+local MAXSIZE = 1 << 62
+
+local function shape_of(fname, size)
+  if size == nil then return {} end
+  local shape = type(size) == "table" and size or { size }
+  local n = 1
+  for i = 1, #shape do
+    local d = math.tointeger(shape[i])
+    if not d or d < 0 then
+      error(fname .. ": size must be a non-negative integer or a table of them, got " .. tostring(shape[i]), 3)
+    end
+    if d > 0 and n > MAXSIZE // d then error(fname .. ": size is too large", 3) end
+    n = n * d
+  end
+  return shape
+end
+
+local FLOATS = { float32 = true, float64 = true }
+local function float_dtype(fname, dtype)
+  if dtype == nil then return "float64" end
+  if not FLOATS[dtype] then
+    error(fname .. ": dtype must be float32 or float64, got " .. tostring(dtype), 3)
+  end
+  return dtype
+end
+
+local INT_RANGE = {
+  int8 = { -128, 127 }, uint8 = { 0, 255 }, int16 = { -32768, 32767 }, uint16 = { 0, 65535 },
+  int32 = { -2147483648, 2147483647 }, uint32 = { 0, 4294967295 },
+  int64 = { math.mininteger, math.maxinteger }, uint64 = { 0, math.maxinteger },
+}
+
+local function is_array(x) return type(x) == "userdata" and getmetatable(x) == core.ndarray_mt end
+
+-- the message for a bad scalar parameter, or nil
+local function number_problem(fname, what, v, rule)
+  if type(v) ~= "number" then return fname .. ": " .. what .. " must be a number or an array, got " .. type(v) end
+  if v ~= v then return fname .. ": " .. what .. " is NaN" end
+  if rule == "pos" and not (v > 0) then return fname .. ": " .. what .. " must be > 0" end
+  if rule == "nonneg" and not (v >= 0) then return fname .. ": " .. what .. " < 0" end
+end
+
+-- ---- the module, once for ga (M = the creation functions of core) and
+-- once for ga.host (core.host) ----
+local function build(mk, is_host)
+  local R = {}
+  local G   -- the ga or ga.host table (ufuncs), found on first use
+  local function ga_()
+    if not G then
+      local ga = require "gpuarray"
+      G = is_host and ga.host or ga
+    end
+    return G
+  end
+
+  local State = {}
+  State.__index = State
+  State.__name = "RandomState"
+  local function new_state(key)
+    return setmetatable({ k0 = key & MASK32, k1 = (key >> 32) & MASK32, s = 0, off = 0 }, State)
+  end
+
+  -- the one draw: a fresh array of `shape`, values from the state's words
+  local function draw(st, shape, dtype, dist, p0, p1, ilow, irange)
+    local out = mk.empty(shape, dtype)
+    st.off = st.off + core._random_fill(out, dist, st.k0, st.k1, st.s, st.off, p0, p1, ilow, irange)
+    return out
+  end
+
+  -- a parameter that is an array (or a table) broadcasts: draw the standard
+  -- values with the broadcast shape, then scale with the ufuncs
+  local function params_shape(size, ...)
+    if size ~= nil then return size end
+    local arrays = {}
+    for i = 1, select("#", ...) do
+      local v = select(i, ...)
+      if is_array(v) then arrays[#arrays + 1] = v end
+    end
+    if #arrays == 0 then return nil end
+    if #arrays == 1 then return arrays[1].shape end
+    return (ga_().broadcast_arrays(table.unpack(arrays))).shape
+  end
+
+  local function as_param(fname, what, v, rule)
+    if type(v) == "table" then v = ga_().array(v) end
+    if is_array(v) then
+      local g = ga_()
+      if g.any(g.isnan(v)):item() then error(fname .. ": " .. what .. " contains NaN", 3) end
+      if rule == "pos" and g.any(g.less_equal(v, 0)):item() then error(fname .. ": " .. what .. " must be > 0", 3) end
+      if rule == "nonneg" and g.any(g.less(v, 0)):item() then error(fname .. ": " .. what .. " < 0", 3) end
+      return v
+    end
+    local msg = number_problem(fname, what, v, rule)
+    if msg then error(msg, 3) end
+    return v
+  end
+
+  --- Uniform values in [low, high).
+  -- @function RandomState:uniform
+  -- @tparam[opt=0] number|ndarray low
+  -- @tparam[opt=1] number|ndarray high
+  -- @param[opt] size an integer or a shape table (default: the parameters' broadcast shape, else 0-d)
+  -- @tparam[opt="float64"] string dtype float32 or float64
+  -- @treturn ndarray
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:uniform(-1, 1, 3).shape[1])   --> 3
+  function State:uniform(low, high, size, dtype)
+    local fname = "uniform"
+    low, high = low or 0.0, high or 1.0
+    dtype = float_dtype(fname, dtype)
+    low, high = as_param(fname, "low", low), as_param(fname, "high", high)
+    local shape = shape_of(fname, params_shape(size, low, high))
+    if type(low) == "number" and type(high) == "number" then
+      if high - low == math.huge or high - low ~= high - low then error(fname .. ": high - low is not finite", 2) end
+      return draw(self, shape, dtype, UNIFORM, low, high - low)
+    end
+    local g = ga_()
+    local u = draw(self, shape, dtype, UNIFORM, 0, 1)
+    return g.add(g.multiply(u, g.subtract(high, low)), low)
+  end
+
+  --- Uniform values in [0, 1) of shape `d1, d2, ...` (float64).
+  -- @function RandomState:rand
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:rand(2, 3).shape[2])   --> 3
+  function State:rand(...)
+    local shape = { ... }
+    shape_of("rand", shape)
+    return draw(self, shape, "float64", UNIFORM, 0, 1)
+  end
+
+  --- Standard normal values of shape `d1, d2, ...` (float64).
+  -- @function RandomState:randn
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:randn(4).size)   --> 4
+  function State:randn(...)
+    local shape = { ... }
+    shape_of("randn", shape)
+    return draw(self, shape, "float64", NORMAL, 0, 1)
+  end
+
+  --- Uniform values in [0, 1) (`random_sample`, `ranf` and `sample` are
+  -- the same function).
+  -- @function RandomState:random_sample
+  -- @param[opt] size an integer or a shape table
+  -- @tparam[opt="float64"] string dtype float32 or float64
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:random_sample({2, 2}, "float32").dtype)   --> float32
+  function State:random_sample(size, dtype)
+    return draw(self, shape_of("random_sample", size), float_dtype("random_sample", dtype), UNIFORM, 0, 1)
+  end
+  State.random, State.ranf, State.sample = State.random_sample, State.random_sample, State.random_sample
+
+  --- Normal values (mean `loc`, standard deviation `scale`).
+  -- @function RandomState:normal
+  -- @tparam[opt=0] number|ndarray loc
+  -- @tparam[opt=1] number|ndarray scale must be >= 0
+  -- @param[opt] size an integer or a shape table
+  -- @tparam[opt="float64"] string dtype float32 or float64
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:normal(10, 2, 5).size)   --> 5
+  function State:normal(loc, scale, size, dtype)
+    local fname = "normal"
+    loc, scale = loc or 0.0, scale or 1.0
+    dtype = float_dtype(fname, dtype)
+    loc, scale = as_param(fname, "loc", loc), as_param(fname, "scale", scale, "nonneg")
+    local shape = shape_of(fname, params_shape(size, loc, scale))
+    if type(loc) == "number" and type(scale) == "number" then
+      return draw(self, shape, dtype, NORMAL, loc, scale)
+    end
+    local g = ga_()
+    return g.add(g.multiply(draw(self, shape, dtype, NORMAL, 0, 1), scale), loc)
+  end
+
+  --- Standard normal values.
+  -- @function RandomState:standard_normal
+  -- @param[opt] size an integer or a shape table
+  -- @tparam[opt="float64"] string dtype float32 or float64
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:standard_normal(3, "float32").dtype)   --> float32
+  function State:standard_normal(size, dtype)
+    return draw(self, shape_of("standard_normal", size), float_dtype("standard_normal", dtype), NORMAL, 0, 1)
+  end
+
+  --- exp of normal values (`mean`, `sigma` of the underlying normal).
+  -- @function RandomState:lognormal
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:lognormal(0, 1, 3):min():item() > 0)   --> true
+  function State:lognormal(mean, sigma, size, dtype)
+    return ga_().exp(self:normal(mean, sigma, size, dtype))
+  end
+
+  --- Exponential values with mean `scale`.
+  -- @function RandomState:exponential
+  -- @tparam[opt=1] number|ndarray scale must be >= 0
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:exponential(2, 3):min():item() >= 0)   --> true
+  function State:exponential(scale, size, dtype)
+    local fname = "exponential"
+    scale = as_param(fname, "scale", scale or 1.0, "nonneg")
+    dtype = float_dtype(fname, dtype)
+    local shape = shape_of(fname, params_shape(size, scale))
+    if type(scale) == "number" then return draw(self, shape, dtype, EXPONENTIAL, 0, scale) end
+    return ga_().multiply(draw(self, shape, dtype, EXPONENTIAL, 0, 1), scale)
+  end
+
+  --- Exponential values with mean 1.
+  -- @function RandomState:standard_exponential
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:standard_exponential(3).size)   --> 3
+  function State:standard_exponential(size, dtype)
+    return self:exponential(1.0, size, dtype)
+  end
+
+  -- uniform in [0, 1) for the transforms below (float64 unless asked)
+  local function u01(st, fname, shape, dtype)
+    return draw(st, shape, float_dtype(fname, dtype), UNIFORM, 0, 1)
+  end
+
+  --- Gumbel values: `loc - scale * log(-log(1 - u))`.
+  -- @function RandomState:gumbel
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:gumbel(0, 1, 3).size)   --> 3
+  function State:gumbel(loc, scale, size, dtype)
+    local fname = "gumbel"
+    loc, scale = as_param(fname, "loc", loc or 0.0), as_param(fname, "scale", scale or 1.0, "nonneg")
+    local g = ga_()
+    local u = u01(self, fname, shape_of(fname, params_shape(size, loc, scale)), dtype)
+    return g.subtract(loc, g.multiply(scale, g.log(g.negative(g.log1p(g.negative(u))))))
+  end
+
+  --- Logistic values: `loc + scale * log(u / (1 - u))`.
+  -- @function RandomState:logistic
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:logistic(0, 1, 3).size)   --> 3
+  function State:logistic(loc, scale, size, dtype)
+    local fname = "logistic"
+    loc, scale = as_param(fname, "loc", loc or 0.0), as_param(fname, "scale", scale or 1.0, "nonneg")
+    local g = ga_()
+    local u = u01(self, fname, shape_of(fname, params_shape(size, loc, scale)), dtype)
+    u = g.where(g.equal(u, 0), 0.5, u)   -- u = 0 would be -inf (NumPy redraws; we take the median)
+    return g.add(loc, g.multiply(scale, g.log(g.divide(u, g.subtract(1, u)))))
+  end
+
+  --- Laplace values (double exponential around `loc`).
+  -- @function RandomState:laplace
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:laplace(0, 1, 3).size)   --> 3
+  function State:laplace(loc, scale, size, dtype)
+    local fname = "laplace"
+    loc, scale = as_param(fname, "loc", loc or 0.0), as_param(fname, "scale", scale or 1.0, "nonneg")
+    local g = ga_()
+    local u = u01(self, fname, shape_of(fname, params_shape(size, loc, scale)), dtype)
+    -- NumPy: u >= 1/2: loc - scale log(2 - 2u), else loc + scale log(2u)
+    local hi = g.negative(g.log(g.subtract(2, g.multiply(u, 2))))
+    local lo = g.log(g.multiply(g.where(g.equal(u, 0), 0.5, u), 2))
+    return g.add(loc, g.multiply(scale, g.where(g.greater_equal(u, 0.5), hi, lo)))
+  end
+
+  --- Weibull values: `(-log(1 - u))^(1/a)`.
+  -- @function RandomState:weibull
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:weibull(2, 3).size)   --> 3
+  function State:weibull(a, size, dtype)
+    local fname = "weibull"
+    a = as_param(fname, "a", a, "nonneg")
+    local g = ga_()
+    local e = self:standard_exponential(shape_of(fname, params_shape(size, a)), dtype)
+    return g.power(e, g.divide(1, a))
+  end
+
+  --- Pareto II (Lomax) values: `exp(E / a) - 1`, E standard exponential.
+  -- @function RandomState:pareto
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:pareto(3, 3):min():item() >= 0)   --> true
+  function State:pareto(a, size, dtype)
+    local fname = "pareto"
+    a = as_param(fname, "a", a, "pos")
+    local g = ga_()
+    return g.expm1(g.divide(self:standard_exponential(shape_of(fname, params_shape(size, a)), dtype), a))
+  end
+
+  --- Power-function values on [0, 1]: `(1 - exp(-E))^(1/a)`.
+  -- @function RandomState:power
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:power(2, 3):max():item() <= 1)   --> true
+  function State:power(a, size, dtype)
+    local fname = "power"
+    a = as_param(fname, "a", a, "pos")
+    local g = ga_()
+    local e = self:standard_exponential(shape_of(fname, params_shape(size, a)), dtype)
+    return g.power(g.negative(g.expm1(g.negative(e))), g.divide(1, a))
+  end
+
+  --- Rayleigh values: `scale * sqrt(2 E)`.
+  -- @function RandomState:rayleigh
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:rayleigh(1, 3).size)   --> 3
+  function State:rayleigh(scale, size, dtype)
+    local fname = "rayleigh"
+    scale = as_param(fname, "scale", scale or 1.0, "nonneg")
+    local g = ga_()
+    local e = self:standard_exponential(shape_of(fname, params_shape(size, scale)), dtype)
+    return g.multiply(scale, g.sqrt(g.multiply(e, 2)))
+  end
+
+  --- Standard Cauchy values (a ratio of two standard normals).
+  -- @function RandomState:standard_cauchy
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:standard_cauchy(3).size)   --> 3
+  function State:standard_cauchy(size, dtype)
+    local shape = shape_of("standard_cauchy", size)
+    local n1 = self:standard_normal(shape, dtype)
+    return ga_().divide(n1, self:standard_normal(shape, dtype))
+  end
+
+  --- Random integers in [low, high) (half-open, as NumPy); with one bound,
+  -- [0, low).  Unbiased.
+  -- @function RandomState:randint
+  -- @tparam integer low
+  -- @tparam[opt] integer high
+  -- @param[opt] size an integer or a shape table
+  -- @tparam[opt="int64"] string dtype any integer dtype whose range holds [low, high)
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- local d = rs:randint(1, 7, 100)          -- dice
+  -- print(d:min():item() >= 1, d:max():item() <= 6)   --> true	true
+  function State:randint(low, high, size, dtype, fname)
+    fname = fname or "randint"
+    if high == nil then low, high = 0, low end
+    local l, h = math.tointeger(low), math.tointeger(high)
+    if not l then error(fname .. ": low must be an integer, got " .. tostring(low), 2) end
+    if not h then error(fname .. ": high must be an integer, got " .. tostring(high), 2) end
+    if l >= h then error(fname .. ": low >= high (" .. l .. " >= " .. h .. ")", 2) end
+    dtype = dtype or "int64"
+    local r = INT_RANGE[dtype]
+    if not r then error(fname .. ": dtype must be an integer dtype, got " .. tostring(dtype), 2) end
+    if l < r[1] then error(fname .. ": low is out of bounds for " .. dtype, 2) end
+    if h - 1 > r[2] then error(fname .. ": high is out of bounds for " .. dtype, 2) end
+    local shape = shape_of(fname, size)
+    return draw(self, shape, dtype, INT, 0, 0, l, h - l)   -- h - l wraps to the unsigned range
+  end
+
+  --- Random integers in [low, high] (closed; NumPy's deprecated name).
+  -- @function RandomState:random_integers
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:random_integers(1, 6, 10):max():item() <= 6)   --> true
+  function State:random_integers(low, high, size)
+    if high == nil then low, high = 1, low end
+    return self:randint(low, high + 1, size, "int64", "random_integers")
+  end
+
+  --- `n` random bytes as a Lua string.
+  -- @function RandomState:bytes
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(#rs:bytes(10))   --> 10
+  function State:bytes(n)
+    local m = math.tointeger(n)
+    if not m or m < 0 then error("bytes: n must be a non-negative integer", 2) end
+    local w = draw(self, { (m + 3) // 4 }, "uint32", BITS)
+    local list = w:tolist()
+    local parts = {}
+    for i = 1, #list do parts[i] = string.pack("<I4", list[i]) end
+    return table.concat(parts):sub(1, m)
+  end
+
+  -- 53-bit keys, one per element: sorting them gives a uniform permutation
+  local function perm_indices(st, n) return ga_().argsort(draw(st, { n }, "float64", UNIFORM, 0, 1)) end
+
+  --- A random permutation: of the values 0 .. n-1 for an integer `n`, of an
+  -- array's rows (along the first axis; a new array).
+  -- @function RandomState:permutation
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(ga.sort(rs:permutation(5)))   --> array([0, 1, 2, 3, 4])
+  function State:permutation(x)
+    local fname = "permutation"
+    local g = ga_()
+    if type(x) == "number" then
+      local n = math.tointeger(x)
+      if not n or n < 0 then error(fname .. ": n must be a non-negative integer", 2) end
+      return g.subtract(perm_indices(self, n), 1)
+    end
+    if type(x) == "table" then x = g.array(x) end
+    if not is_array(x) then error(fname .. ": expected an integer or an array, got " .. type(x), 2) end
+    if x.ndim == 0 then error(fname .. ": x must be at least 1-d", 2) end
+    return g.take(x, perm_indices(self, x.shape[1]), 1)
+  end
+
+  --- Shuffle an array in place along its first axis (whole rows move).
+  -- @function RandomState:shuffle
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- local x = ga.arange(6):reshape({3, 2})
+  -- rs:shuffle(x)
+  -- print(ga.sort(x:sum(2)))   --> array([ 1,  5,  9])
+  function State:shuffle(x)
+    if not is_array(x) then error("shuffle: expected an array, got " .. type(x), 2) end
+    if x.ndim == 0 then error("shuffle: x must be at least 1-d", 2) end
+    local p = ga_().take(x, perm_indices(self, x.shape[1]), 1)
+    x:set(p)
+  end
+
+  --- Random samples from `a` (an integer n: the values 0 .. n-1; a 1-d
+  -- array: its elements), with or without replacement, optionally with
+  -- probabilities `p`.
+  -- @function RandomState:choice
+  -- @param a an integer or a 1-d array (or table)
+  -- @param[opt] size an integer or a shape table
+  -- @tparam[opt=true] boolean replace
+  -- @param[opt] p probabilities (an array or table summing to 1)
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:choice(5, 3, false):size)   --> 3
+  function State:choice(a, size, replace, p)
+    local fname = "choice"
+    local g = ga_()
+    if replace == nil then replace = true end
+    local n, pool
+    if type(a) == "number" then
+      n = math.tointeger(a)
+      if not n or n <= 0 then error(fname .. ": a must be a positive integer", 2) end
+    else
+      if type(a) == "table" then a = g.array(a) end
+      if not is_array(a) or a.ndim ~= 1 then error(fname .. ": a must be an integer or a 1-d array", 2) end
+      n, pool = a.shape[1], a
+      if n == 0 then error(fname .. ": a cannot be empty", 2) end
+    end
+    local shape = shape_of(fname, size)
+    local k = 1
+    for i = 1, #shape do k = k * shape[i] end
+    if p ~= nil then
+      if type(p) == "table" then p = g.array(p) end
+      if not is_array(p) or p.ndim ~= 1 or p.shape[1] ~= n then
+        error(fname .. ": p must be a 1-d array of the size of a (" .. n .. ")", 2)
+      end
+      p = p:astype("float64")
+      if g.any(g.logical_or(g.less(p, 0), g.isnan(p))):item() then error(fname .. ": probabilities are negative", 2) end
+      local s = g.sum(p):item()
+      if math.abs(s - 1) > 1e-8 then error(fname .. ": probabilities do not sum to 1", 2) end
+    end
+    if not replace and k > n then
+      error(fname .. ": cannot take a larger sample than the population when replace is false", 2)
+    end
+    local idx
+    if replace then
+      if p == nil then
+        idx = draw(self, { k }, "int64", INT, 0, 0, 1, n)   -- 1-based positions
+      else
+        local cdf = g.cumsum(p)
+        cdf[{ -1 }] = 1.0
+        local u = draw(self, { k }, "float64", UNIFORM, 0, 1)
+        idx = g.searchsorted(cdf, u, "right")   -- cdf[i-1] <= u < cdf[i]: 1-based i
+        idx = g.minimum(idx, n)
+      end
+    else
+      local keys = draw(self, { n }, "float64", UNIFORM, 0, 1)
+      if p ~= nil then   -- exponential keys E/p: the k smallest are a weighted draw without replacement
+        keys = g.divide(g.negative(g.log1p(g.negative(keys))), p)
+      end
+      idx = g.argsort(keys)[{ { 1, k } }]
+    end
+    local out = pool and g.take(pool, idx) or g.subtract(idx, 1)
+    return out:reshape(shape)
+  end
+
+  --- The state as a table `{key = k, offset = words}` (a copy).
+  -- @function RandomState:get_state
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- local s = rs:get_state()
+  -- local a = rs:rand(3)
+  -- rs:set_state(s)
+  -- print((rs:rand(3) - a):max():item())   --> 0.0
+  function State:get_state()
+    return { key = self.k0 | (self.k1 << 32), substream = self.s, offset = self.off }
+  end
+
+  --- Set the state from `get_state`'s table.
+  -- @function RandomState:set_state
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- rs:set_state(ga.random.RandomState(2):get_state())
+  -- print(rs:get_state().offset)   --> 0
+  function State:set_state(t)
+    if type(t) ~= "table" or not math.tointeger(t.key) or not math.tointeger(t.offset) then
+      error("set_state: expected a table {key=, offset=} from get_state", 2)
+    end
+    self.k0, self.k1 = t.key & MASK32, (t.key >> 32) & MASK32
+    self.s, self.off = math.tointeger(t.substream) or 0, t.offset
+  end
+
+  --- Reseed this state (nil: from the OS).
+  -- @function RandomState:seed
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- rs:seed(7)
+  -- print(rs:get_state().offset)   --> 0
+  function State:seed(s)
+    local key = key_of("seed", s)
+    self.k0, self.k1, self.s, self.off = key & MASK32, (key >> 32) & MASK32, 0, 0
+  end
+
+  --- Advance the stream by `n` words (as if `n` float32 uniforms were drawn).
+  -- @function RandomState:advance
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- rs:advance(10)
+  -- print(rs:get_state().offset)   --> 10
+  function State:advance(n)
+    local m = math.tointeger(n)
+    if not m or m < 0 then error("advance: n must be a non-negative integer", 2) end
+    self.off = self.off + m
+    return self
+  end
+
+  --- A new generator with its own state (CuPy's `RandomState(seed)`).
+  -- @function ga.random.RandomState
+  -- @param[opt] seed an integer, a table of integers or nil (from the OS)
+  -- @usage
+  -- local rs = ga.random.RandomState(42)
+  -- print(rs:rand(2).size)   --> 2
+  function R.RandomState(seed) return new_state(key_of("RandomState", seed)) end
+
+  -- the global states: one per device (ga.random), one for the host
+  local globals = {}
+  local function global()
+    local dev = is_host and -1 or core.get_device()
+    local st = globals[dev]
+    if not st then
+      st = new_state(urandom64())
+      globals[dev] = st
+    end
+    return st
+  end
+
+  --- Seed the current device's global state (nil: from the OS).
+  -- @function ga.random.seed
+  -- @usage
+  -- ga.random.seed(7)
+  -- local a = ga.random.rand(3)
+  -- ga.random.seed(7)
+  -- print((ga.random.rand(3) - a):max():item())   --> 0.0
+  function R.seed(s) global():seed(s) end
+
+  --- The current device's global state (a RandomState).
+  -- @function ga.random.get_random_state
+  -- @usage
+  -- print(ga.random.get_random_state():rand(2).size)   --> 2
+  function R.get_random_state() return global() end
+
+  --- Replace the current device's global state.
+  -- @function ga.random.set_random_state
+  -- @usage
+  -- ga.random.set_random_state(ga.random.RandomState(3))
+  -- print(ga.random.get_random_state():get_state().offset)   --> 0
+  function R.set_random_state(rs)
+    if getmetatable(rs) ~= State then error("set_random_state: expected a RandomState", 2) end
+    globals[is_host and -1 or core.get_device()] = rs
+  end
+
+  -- the module functions: the global state's methods
+  for _, name in ipairs { "rand", "randn", "random", "random_sample", "ranf", "sample", "randint",
+                          "random_integers", "uniform", "normal", "standard_normal", "lognormal", "exponential",
+                          "standard_exponential", "gumbel", "logistic", "laplace", "weibull", "pareto", "power",
+                          "rayleigh", "standard_cauchy", "bytes", "choice", "permutation", "shuffle" } do
+    local m = State[name]
+    R[name] = function(...) return m(global(), ...) end
+  end
+
+  -- ---- the Generator API (NumPy's default_rng) on the same stream ----
+  local Gen = {}
+  Gen.__index = Gen
+  Gen.__name = "Generator"
+
+  --- A Generator (NumPy's `default_rng`) on a Philox4x32-10 bit generator.
+  -- @function ga.random.default_rng
+  -- @param[opt] seed an integer, a table of integers or nil (from the OS)
+  -- @usage
+  -- local rng = ga.random.default_rng(0)
+  -- print(rng:random(3).size, rng:integers(0, 10, 4).dtype)   --> 3	int64
+  function R.default_rng(seed)
+    return setmetatable({ bit_generator = R.Philox4x3210(seed), spawned = 0 }, Gen)
+  end
+
+  --- The Philox4x32-10 bit generator (a RandomState is one, with the
+  -- legacy methods).
+  -- @function ga.random.Philox4x3210
+  -- @usage
+  -- local bg = ga.random.Philox4x3210(5)
+  -- print(bg:jumped(1):get_state().offset)   --> 0
+  function R.Philox4x3210(seed) return new_state(key_of("Philox4x3210", seed)) end
+
+  --- A copy of this state jumped to an independent stream (`jumps` times).
+  -- @function RandomState:jumped
+  -- @usage
+  -- local a = ga.random.RandomState(1)
+  -- print(a:jumped():get_state().key ~= a:get_state().key)   --> true
+  function State:jumped(jumps)
+    local j = math.tointeger(jumps or 1)
+    if not j or j < 0 then error("jumped: jumps must be a non-negative integer", 2) end
+    local key = self.k0 | (self.k1 << 32)
+    for _ = 1, j do key = splitmix64(key ~ 0x6a09e667f3bcc909) end
+    local st = new_state(key)
+    st.off = self.off
+    return st
+  end
+
+  local function bg(self) return self.bit_generator end
+
+  --- Uniform values in [0, 1).
+  -- @function Generator:random
+  -- @usage
+  -- print(ga.random.default_rng(1):random({2, 2}, "float32").dtype)   --> float32
+  function Gen:random(size, dtype) return bg(self):random_sample(size, dtype) end
+
+  --- Uniform values in [low, high).
+  -- @function Generator:uniform
+  -- @usage
+  -- print(ga.random.default_rng(1):uniform(0, 2, 3).size)   --> 3
+  function Gen:uniform(low, high, size, dtype) return bg(self):uniform(low, high, size, dtype) end
+
+  --- Integers in [low, high) (`endpoint = true`: [low, high]).
+  -- @function Generator:integers
+  -- @usage
+  -- print(ga.random.default_rng(1):integers(5, nil, 3):max():item() < 5)   --> true
+  function Gen:integers(low, high, size, dtype, endpoint)
+    if high == nil then low, high = 0, low end
+    if endpoint then high = high + 1 end
+    return bg(self):randint(low, high, size, dtype, "integers")
+  end
+
+  --- Standard normal values.
+  -- @function Generator:standard_normal
+  -- @usage
+  -- print(ga.random.default_rng(1):standard_normal(3, "float32").dtype)   --> float32
+  function Gen:standard_normal(size, dtype) return bg(self):standard_normal(size, dtype) end
+
+  --- Normal values.
+  -- @function Generator:normal
+  -- @usage
+  -- print(ga.random.default_rng(1):normal(0, 1, 3).size)   --> 3
+  function Gen:normal(loc, scale, size, dtype) return bg(self):normal(loc, scale, size, dtype) end
+
+  --- Exponential values.
+  -- @function Generator:exponential
+  -- @usage
+  -- print(ga.random.default_rng(1):exponential(1, 3).size)   --> 3
+  function Gen:exponential(scale, size, dtype) return bg(self):exponential(scale, size, dtype) end
+
+  --- Standard exponential values.
+  -- @function Generator:standard_exponential
+  -- @usage
+  -- print(ga.random.default_rng(1):standard_exponential(3).size)   --> 3
+  function Gen:standard_exponential(size, dtype) return bg(self):standard_exponential(size, dtype) end
+
+  --- Samples of `a` (see RandomState:choice).
+  -- @function Generator:choice
+  -- @usage
+  -- print(ga.random.default_rng(1):choice(10, 4, false).size)   --> 4
+  function Gen:choice(a, size, replace, p) return bg(self):choice(a, size, replace, p) end
+
+  --- A permutation (see RandomState:permutation).
+  -- @function Generator:permutation
+  -- @usage
+  -- print(ga.random.default_rng(1):permutation(4).size)   --> 4
+  function Gen:permutation(x) return bg(self):permutation(x) end
+
+  --- Shuffle along the first axis, in place.
+  -- @function Generator:shuffle
+  -- @usage
+  -- local x = ga.arange(4)
+  -- ga.random.default_rng(1):shuffle(x)
+  -- print(x:sum():item())   --> 6
+  function Gen:shuffle(x) return bg(self):shuffle(x) end
+
+  --- `n` independent child generators (their keys derived from this one's
+  -- key and a spawn counter by splitmix64).
+  -- @function Generator:spawn
+  -- @usage
+  -- local kids = ga.random.default_rng(1):spawn(2)
+  -- print(#kids)   --> 2
+  function Gen:spawn(n)
+    local m = math.tointeger(n)
+    if not m or m < 0 then error("spawn: n must be a non-negative integer", 2) end
+    local b = bg(self)
+    local key, out = b.k0 | (b.k1 << 32), {}
+    for i = 1, m do
+      self.spawned = self.spawned + 1
+      local kid = new_state(splitmix64(key ~ splitmix64(self.spawned)))
+      out[i] = setmetatable({ bit_generator = kid, spawned = 0 }, Gen)
+    end
+    return out
+  end
+
+  R._State, R._Generator = State, Gen
+  return R
+end
+
+return { ga = { random = build(core, false) }, host = { random = build(core.host, true) } }

@@ -1,0 +1,63 @@
+/* Random draws on the GPU: one kernel per (distribution, dtype, values per
+ * thread), kernels/ga_philox.cuh + kernels/ga_rand.cuh, grid-stride. */
+#include "cuda/ga_cuda.h"
+#include "cuda/ga_cuda_internal.h"
+#include "cuda/ga_cuda_kernel.h"
+#include "cuda/ga_cuda_queue.h"
+#include "base/ga_dtype.h"
+#include "base/ga_strbuf.h"
+#include <stdint.h>
+#include <math.h>
+#include "../kernels/ga_philox.cuh"
+
+extern const char ga_kernel_ga_philox[];
+extern const char ga_kernel_ga_rand[];
+
+#define BLOCK 256
+
+typedef struct rand_gen { int dist, dtype, e; } rand_gen;
+
+static int values_per_thread(const ga_rand_call *c) {
+  return 4 / ga_rng_wpv(c->dist, c->dtype == GA_FLOAT64, c->irange);
+}
+
+static char *gen_source(const void *ud) {
+  const rand_gen *g = ud;
+  int kind = g->dtype == GA_FLOAT32 ? 0 : g->dtype == GA_FLOAT64 ? 1 : 2;
+  ga_strbuf b;
+  ga_sb_init(&b);
+  ga_sb_printf(&b, "// random draws: distribution %d, %s, %d per thread\n", g->dist, ga_dtypes[g->dtype].name, g->e);
+  ga_sb_puts(&b, ga_kernel_ga_philox);
+  ga_sb_printf(&b, "#define GA_RNG_DIST %d\n#define GA_RNG_OUT %s\n#define GA_RNG_KIND %d\n#define GA_RNG_E %d\n", g->dist,
+               ga_cu_type(g->dtype), kind, g->e);
+  ga_sb_puts(&b, ga_kernel_ga_rand);
+  return ga_sb_take(&b);
+}
+
+char *ga_cuda_rand_source(const ga_rand_call *c) {
+  rand_gen g = {c->dist, c->dtype, values_per_thread(c)};
+  return gen_source(&g);
+}
+
+int ga_cuda_rand(const ga_rand_call *c) {
+  int rc = ga_cuda_set_device(c->device);
+  if (rc) return rc;
+  rand_gen g = {c->dist, c->dtype, values_per_thread(c)};
+  ga_kkey key;
+  ga_kpack k;
+  ga_kpack_init(&k, &key, GA_KFAM_RAND);
+  ga_kpack_put(&k, (uint64_t)g.dist, 8);
+  ga_kpack_put(&k, (uint64_t)g.dtype, 8);
+  ga_kpack_put(&k, (uint64_t)g.e, 4);
+  void *kernel;
+  if ((rc = ga_cuda_kernel_get(c->device, &key, "ga_rand", gen_source, &g, &kernel))) return rc;
+  long long n = c->n;
+  unsigned long long off = c->off;
+  ga_rng_args a = {c->k0, c->k1, c->s, c->p0, c->p1, c->ilow, c->irange};
+  int64_t nt = (n + g.e - 1) / g.e, blocks = (nt + BLOCK - 1) / BLOCK, cap = (int64_t)ga_cuda_sm_count(c->device) * 16;
+  if (blocks > cap) blocks = cap;
+  void *out = c->out;
+  void *args[] = {&out, &n, &off, &a};
+  size_t sizes[] = {sizeof(void *), sizeof n, sizeof off, sizeof a};
+  return ga_cuda_enqueue(c->device, c->stream, kernel, (unsigned)blocks, BLOCK, 0, 4, args, sizes);
+}
