@@ -321,4 +321,27 @@ section({ "h2d_GBps", "d2h_GBps" }, function()
   h:free()
 end)
 
+-- Random numbers, as cupy_reference.py: 2^28 values, the bytes written once
+-- counted; each timed call makes (and here frees) a new array.
+-- rng_normal_f32_GBps times default_rng(0) plus the draw, as CuPy's does.
+section({ "randn_f32_GBps", "rand_f32_GBps", "randn_f64_GBps", "rng_normal_f32_GBps", "randint_i64_GBps" }, function()
+  local rnd = ga.random
+  local function timed(f, reps) return gpu_ms(function() local r = f(); r:free() end, reps) end
+  put("randn_f32_GBps", GB / timed(function() return rnd.standard_normal(N, "float32") end) * 1e3)
+  put("rand_f32_GBps", GB / timed(function() return rnd.random(N, "float32") end) * 1e3)
+  put("randn_f64_GBps", N * 8 / 1e9 / timed(function() return rnd.standard_normal(N, "float64") end, 3) * 1e3)
+  put("rng_normal_f32_GBps", GB / timed(function() return rnd.default_rng(0):standard_normal(N, "float32") end) * 1e3)
+  put("randint_i64_GBps", N * 8 / 1e9 / timed(function() return rnd.randint(0, 1000, N, "int64") end, 3) * 1e3)
+end)
+-- the host generator (one core): float32 uniforms and normals per second
+section({ "host_rand_f32_Mvals", "host_randn_f32_Mvals" }, function()
+  local n = QUICK and 1 << 16 or 1 << 24
+  local t = clock()
+  ga.host.random.random(n, "float32"):free()
+  put("host_rand_f32_Mvals", n / (clock() - t) / 1e6)
+  t = clock()
+  ga.host.random.standard_normal(n, "float32"):free()
+  put("host_randn_f32_Mvals", n / (clock() - t) / 1e6)
+end)
+
 emit()

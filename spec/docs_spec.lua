@@ -262,6 +262,15 @@ local function required_names()
     if type(v) == "function" then add("format." .. k) end
   end
   add("ga.core.clock")
+  for k, v in pairs(ga.random) do
+    if type(v) == "function" then add("ga.random." .. k) end
+  end
+  for k, v in pairs(ga.random._State) do
+    if type(v) == "function" and not k:match("^_") then add("RandomState:" .. k) end
+  end
+  for k, v in pairs(ga.random._Generator) do
+    if type(v) == "function" and not k:match("^_") then add("Generator:" .. k) end
+  end
   table.sort(names)
   return names
 end
@@ -295,6 +304,10 @@ local function exists(name)
     return ga.core.event_mt.__index[key] ~= nil
   elseif kind == "Pool" then
     return Pool[key] ~= nil
+  elseif kind == "RandomState" then
+    return ga.random._State[key] ~= nil
+  elseif kind == "Generator" then
+    return ga.random._Generator[key] ~= nil
   elseif kind == "format" then
     return (require "gpuarray.format")[key] ~= nil
   end

@@ -108,8 +108,8 @@ local function is_array(x) return type(x) == "userdata" and getmetatable(x) == c
 local function number_problem(fname, what, v, rule)
   if type(v) ~= "number" then return fname .. ": " .. what .. " must be a number or an array, got " .. type(v) end
   if v ~= v then return fname .. ": " .. what .. " is NaN" end
-  if rule == "pos" and not (v > 0) then return fname .. ": " .. what .. " must be > 0" end
-  if rule == "nonneg" and not (v >= 0) then return fname .. ": " .. what .. " < 0" end
+  if rule == "pos" and v <= 0 then return fname .. ": " .. what .. " must be > 0" end
+  if rule == "nonneg" and v < 0 then return fname .. ": " .. what .. " < 0" end
 end
 
 -- ---- the module, once for ga (M = the creation functions of core) and
@@ -226,6 +226,20 @@ local function build(mk, is_host)
     return draw(self, shape_of("random_sample", size), float_dtype("random_sample", dtype), UNIFORM, 0, 1)
   end
   State.random, State.ranf, State.sample = State.random_sample, State.random_sample, State.random_sample
+  --- The same as RandomState:random_sample.
+  -- @function RandomState:random
+  -- @usage
+  -- print(ga.random.RandomState(1):random(2).size)   --> 2
+
+  --- The same as RandomState:random_sample.
+  -- @function RandomState:ranf
+  -- @usage
+  -- print(ga.random.RandomState(1):ranf(2).size)   --> 2
+
+  --- The same as RandomState:random_sample.
+  -- @function RandomState:sample
+  -- @usage
+  -- print(ga.random.RandomState(1):sample(2).size)   --> 2
 
   --- Normal values (mean `loc`, standard deviation `scale`).
   -- @function RandomState:normal
@@ -502,7 +516,7 @@ local function build(mk, is_host)
   -- @param[opt] p probabilities (an array or table summing to 1)
   -- @usage
   -- local rs = ga.random.RandomState(1)
-  -- print(rs:choice(5, 3, false):size)   --> 3
+  -- print(rs:choice(5, 3, false).size)   --> 3
   function State:choice(a, size, replace, p)
     local fname = "choice"
     local g = ga_()
@@ -651,6 +665,138 @@ local function build(mk, is_host)
   end
 
   -- the module functions: the global state's methods
+  --- `RandomState:rand` on the current device's global state (`ga.host.random.rand`:
+  -- the host's); see RandomState:rand for the arguments.
+  -- @function ga.random.rand
+  -- @usage
+  -- print(ga.random.rand(2, 3).shape[1])   --> 2
+  --- `RandomState:randn` on the current device's global state (`ga.host.random.randn`:
+  -- the host's); see RandomState:randn for the arguments.
+  -- @function ga.random.randn
+  -- @usage
+  -- print(ga.random.randn(3).size)   --> 3
+  --- `RandomState:random` on the current device's global state (`ga.host.random.random`:
+  -- the host's); see RandomState:random for the arguments.
+  -- @function ga.random.random
+  -- @usage
+  -- print(ga.random.random(3).size)   --> 3
+  --- `RandomState:random_sample` on the current device's global state (`ga.host.random.random_sample`:
+  -- the host's); see RandomState:random_sample for the arguments.
+  -- @function ga.random.random_sample
+  -- @usage
+  -- print(ga.random.random_sample({2, 2}).size)   --> 4
+  --- `RandomState:ranf` on the current device's global state (`ga.host.random.ranf`:
+  -- the host's); see RandomState:ranf for the arguments.
+  -- @function ga.random.ranf
+  -- @usage
+  -- print(ga.random.ranf(3).size)   --> 3
+  --- `RandomState:sample` on the current device's global state (`ga.host.random.sample`:
+  -- the host's); see RandomState:sample for the arguments.
+  -- @function ga.random.sample
+  -- @usage
+  -- print(ga.random.sample(3).size)   --> 3
+  --- `RandomState:randint` on the current device's global state (`ga.host.random.randint`:
+  -- the host's); see RandomState:randint for the arguments.
+  -- @function ga.random.randint
+  -- @usage
+  -- print(ga.random.randint(0, 2, 8):max():item() <= 1)   --> true
+  --- `RandomState:random_integers` on the current device's global state (`ga.host.random.random_integers`:
+  -- the host's); see RandomState:random_integers for the arguments.
+  -- @function ga.random.random_integers
+  -- @usage
+  -- print(ga.random.random_integers(1, 3, 8):min():item() >= 1)   --> true
+  --- `RandomState:uniform` on the current device's global state (`ga.host.random.uniform`:
+  -- the host's); see RandomState:uniform for the arguments.
+  -- @function ga.random.uniform
+  -- @usage
+  -- print(ga.random.uniform(5, 6, 4):min():item() >= 5)   --> true
+  --- `RandomState:normal` on the current device's global state (`ga.host.random.normal`:
+  -- the host's); see RandomState:normal for the arguments.
+  -- @function ga.random.normal
+  -- @usage
+  -- print(ga.random.normal(0, 1, {2, 2}).size)   --> 4
+  --- `RandomState:standard_normal` on the current device's global state (`ga.host.random.standard_normal`:
+  -- the host's); see RandomState:standard_normal for the arguments.
+  -- @function ga.random.standard_normal
+  -- @usage
+  -- print(ga.random.standard_normal(3, "float32").dtype)   --> float32
+  --- `RandomState:lognormal` on the current device's global state (`ga.host.random.lognormal`:
+  -- the host's); see RandomState:lognormal for the arguments.
+  -- @function ga.random.lognormal
+  -- @usage
+  -- print(ga.random.lognormal(0, 1, 3):min():item() > 0)   --> true
+  --- `RandomState:exponential` on the current device's global state (`ga.host.random.exponential`:
+  -- the host's); see RandomState:exponential for the arguments.
+  -- @function ga.random.exponential
+  -- @usage
+  -- print(ga.random.exponential(1, 3):min():item() >= 0)   --> true
+  --- `RandomState:standard_exponential` on the current device's global state (`ga.host.random.standard_exponential`:
+  -- the host's); see RandomState:standard_exponential for the arguments.
+  -- @function ga.random.standard_exponential
+  -- @usage
+  -- print(ga.random.standard_exponential(3).size)   --> 3
+  --- `RandomState:gumbel` on the current device's global state (`ga.host.random.gumbel`:
+  -- the host's); see RandomState:gumbel for the arguments.
+  -- @function ga.random.gumbel
+  -- @usage
+  -- print(ga.random.gumbel(0, 1, 3).size)   --> 3
+  --- `RandomState:logistic` on the current device's global state (`ga.host.random.logistic`:
+  -- the host's); see RandomState:logistic for the arguments.
+  -- @function ga.random.logistic
+  -- @usage
+  -- print(ga.random.logistic(0, 1, 3).size)   --> 3
+  --- `RandomState:laplace` on the current device's global state (`ga.host.random.laplace`:
+  -- the host's); see RandomState:laplace for the arguments.
+  -- @function ga.random.laplace
+  -- @usage
+  -- print(ga.random.laplace(0, 1, 3).size)   --> 3
+  --- `RandomState:weibull` on the current device's global state (`ga.host.random.weibull`:
+  -- the host's); see RandomState:weibull for the arguments.
+  -- @function ga.random.weibull
+  -- @usage
+  -- print(ga.random.weibull(1.5, 3).size)   --> 3
+  --- `RandomState:pareto` on the current device's global state (`ga.host.random.pareto`:
+  -- the host's); see RandomState:pareto for the arguments.
+  -- @function ga.random.pareto
+  -- @usage
+  -- print(ga.random.pareto(2, 3).size)   --> 3
+  --- `RandomState:power` on the current device's global state (`ga.host.random.power`:
+  -- the host's); see RandomState:power for the arguments.
+  -- @function ga.random.power
+  -- @usage
+  -- print(ga.random.power(2, 3).size)   --> 3
+  --- `RandomState:rayleigh` on the current device's global state (`ga.host.random.rayleigh`:
+  -- the host's); see RandomState:rayleigh for the arguments.
+  -- @function ga.random.rayleigh
+  -- @usage
+  -- print(ga.random.rayleigh(1, 3).size)   --> 3
+  --- `RandomState:standard_cauchy` on the current device's global state (`ga.host.random.standard_cauchy`:
+  -- the host's); see RandomState:standard_cauchy for the arguments.
+  -- @function ga.random.standard_cauchy
+  -- @usage
+  -- print(ga.random.standard_cauchy(3).size)   --> 3
+  --- `RandomState:bytes` on the current device's global state (`ga.host.random.bytes`:
+  -- the host's); see RandomState:bytes for the arguments.
+  -- @function ga.random.bytes
+  -- @usage
+  -- print(#ga.random.bytes(5))   --> 5
+  --- `RandomState:choice` on the current device's global state (`ga.host.random.choice`:
+  -- the host's); see RandomState:choice for the arguments.
+  -- @function ga.random.choice
+  -- @usage
+  -- print(ga.random.choice({10, 20, 30}, 2).size)   --> 2
+  --- `RandomState:permutation` on the current device's global state (`ga.host.random.permutation`:
+  -- the host's); see RandomState:permutation for the arguments.
+  -- @function ga.random.permutation
+  -- @usage
+  -- print(ga.random.permutation(4):sum():item())   --> 6
+  --- `RandomState:shuffle` on the current device's global state (`ga.host.random.shuffle`:
+  -- the host's); see RandomState:shuffle for the arguments.
+  -- @function ga.random.shuffle
+  -- @usage
+  -- local x = ga.arange(5)
+  -- ga.random.shuffle(x)
+  -- print(x:sum():item())   --> 10
   for _, name in ipairs { "rand", "randn", "random", "random_sample", "ranf", "sample", "randint",
                           "random_integers", "uniform", "normal", "standard_normal", "lognormal", "exponential",
                           "standard_exponential", "gumbel", "logistic", "laplace", "weibull", "pareto", "power",

@@ -1,0 +1,291 @@
+-- ga.random / ga.host.random: the Philox stream (known answers), host == GPU
+-- bit for bit, draws that continue exactly, statistics with bounds from the
+-- sampling distribution, choice/permutation/shuffle, and the bad inputs.
+local helper = require "spec.helper"
+local ga = helper.ga
+local core = ga.core
+
+local function list(x) return ga.asnumpy(x):tolist() end
+
+-- float -> its ordered integer (ulp distance = difference)
+local function ordered(v, dtype)
+  local b
+  if dtype == "float32" then b = string.unpack("<i4", string.pack("<f", v))
+  else b = string.unpack("<i8", string.pack("<d", v)) end
+  if b < 0 then b = math.mininteger - b end
+  return b
+end
+
+-- Phi(x) to ~1e-7 (Abramowitz-Stegun 7.1.26 for erf)
+local function phi(x)
+  local z = math.abs(x) / math.sqrt(2)
+  local t = 1 / (1 + 0.3275911 * z)
+  local poly = ((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592
+  local y = 1 - poly * t * math.exp(-z * z)
+  return x >= 0 and 0.5 * (1 + y) or 0.5 * (1 - y)
+end
+
+-- Kolmogorov-Smirnov statistic * sqrt(n) of host values against cdf
+local function ks(values, cdf)
+  table.sort(values)
+  local n, d = #values, 0
+  for i = 1, n do
+    local f = cdf(values[i])
+    d = math.max(d, math.abs(f - (i - 1) / n), math.abs(i / n - f))
+  end
+  return d * math.sqrt(n)
+end
+local KS_LIMIT = 2.0   -- P(sqrt(n) D > 2.0) ~ 7e-4 for a correct generator (fixed seeds: deterministic)
+
+describe("the Philox4x32-10 stream", function()
+  it("matches Random123's known answer (counter 0, key 0)", function()
+    local x = ga.host.empty(4, "uint32")
+    core._random_fill(x, 3, 0, 0, 0, 0)
+    assert.are.same({ 0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8 }, x:tolist())
+  end)
+  it("compiles every draw's kernel with NVRTC", function()
+    for _, c in ipairs { { 0, "float32" }, { 0, "float64" }, { 1, "float32" }, { 1, "float64" }, { 4, "float32" },
+                         { 4, "float64" }, { 2, "int64", 6 }, { 2, "int64", 0 }, { 2, "uint64", 1 << 40 },
+                         { 2, "int8", 100 }, { 2, "int32", 7 }, { 3, "uint32" } } do
+      assert.is_true(core._compile_random(c[1], c[2], c[3], 90) > 0, c[1] .. " " .. c[2])
+    end
+  end)
+end)
+
+helper.each_device(function(xp, dev)
+  local R = xp.random
+  describe("draws continue exactly", function()
+    for _, c in ipairs { { "rand f32", function(n) return R.random_sample(n, "float32") end },
+                         { "rand f64", function(n) return R.random_sample(n) end },
+                         { "randint", function(n) return R.randint(-5, 1000, n) end },
+                         { "randint wide", function(n) return R.randint(0, 1 << 40, n) end },
+                         { "randint int8", function(n) return R.randint(-128, 128, n, "int8") end } } do
+      it(c[1] .. ": (n) then (m) equals (n + m) for sizes not divisible by 4", function()
+        for _, nm in ipairs { { 1, 6 }, { 3, 5 }, { 5, 11 }, { 7, 1 }, { 4, 9 } } do
+          R.seed(11); local whole = list(c[2](nm[1] + nm[2]))
+          R.seed(11); local a, b = list(c[2](nm[1])), list(c[2](nm[2]))
+          for i = 1, #b do a[#a + 1] = b[i] end
+          assert.are.same(whole, a)
+        end
+      end)
+    end
+    it("the same seed gives the same values; another seed others", function()
+      R.seed(5); local a = list(R.rand(8))
+      R.seed(5); assert.are.same(a, list(R.rand(8)))
+      R.seed(6); assert.are_not.same(a, list(R.rand(8)))
+      R.seed(-1); local n1 = list(R.rand(4))
+      R.seed(0xffffffffffffffff); assert.are.same(n1, list(R.rand(4)))   -- the same 64 bits
+      R.seed({ 1, 2, 3 }); local t = list(R.rand(4))
+      R.seed({ 1, 2, 4 }); assert.are_not.same(t, list(R.rand(4)))
+    end)
+    it("get_state/set_state replay a draw; RandomState objects are independent", function()
+      local rs = R.RandomState(3)
+      local s = rs:get_state()
+      local a = list(rs:randn(5))
+      rs:set_state(s)
+      assert.are.same(a, list(rs:randn(5)))
+      assert.are.same(a, list(R.RandomState(3):randn(5)))
+    end)
+  end)
+
+  describe("statistics (fixed seeds, bounds from the sampling distribution)", function()
+    local N = 1000000
+    -- mean within 6 standard errors, variance within 6 of its own
+    local function moments(x, mean, var, kurt)
+      local h = ga.asnumpy(x):astype("float64")
+      local m = h:mean():item()
+      local v = ((h - m) ^ 2):mean():item()
+      assert.is_true(math.abs(m - mean) < 6 * math.sqrt(var / N), ("mean %g, expected %g"):format(m, mean))
+      local se_v = math.sqrt((kurt - 1) * var * var / N)
+      assert.is_true(math.abs(v - var) < 6 * se_v, ("variance %g, expected %g"):format(v, var))
+    end
+    it("uniform float64 and float32", function()
+      R.seed(1)
+      moments(R.random_sample(N), 0.5, 1 / 12, 1.8)
+      moments(R.random_sample(N, "float32"), 0.5, 1 / 12, 1.8)
+      moments(R.uniform(-2, 4, N), 1, 3, 1.8)
+    end)
+    it("normal float64 and float32", function()
+      R.seed(2)
+      moments(R.standard_normal(N), 0, 1, 3)
+      moments(R.normal(3, 2, N, "float32"), 3, 4, 3)
+    end)
+    it("exponential, lognormal, laplace, logistic, gumbel, rayleigh", function()
+      R.seed(3)
+      moments(R.exponential(2, N), 2, 4, 9)
+      local s2 = 0.25
+      moments(R.lognormal(0, 0.5, N), math.exp(s2 / 2), (math.exp(s2) - 1) * math.exp(s2), 20)
+      moments(R.laplace(1, 2, N), 1, 8, 6)
+      moments(R.logistic(0, 1, N), 0, math.pi ^ 2 / 3, 4.2)
+      moments(R.gumbel(0, 1, N), 0.5772156649, math.pi ^ 2 / 6, 5.4)
+      moments(R.rayleigh(1, N), math.sqrt(math.pi / 2), (4 - math.pi) / 2, 3.25)
+    end)
+    it("Kolmogorov-Smirnov: uniform, normal, exponential", function()
+      R.seed(4)
+      local n = 100000
+      assert.is_true(ks(list(R.random_sample(n, "float32")), function(v) return v end) < KS_LIMIT)
+      assert.is_true(ks(list(R.standard_normal(n, "float32")), phi) < KS_LIMIT)
+      assert.is_true(ks(list(R.standard_normal(n)), phi) < KS_LIMIT)
+      assert.is_true(ks(list(R.standard_exponential(n)), function(v) return 1 - math.exp(-v) end) < KS_LIMIT)
+    end)
+    it("chi-square: randint on a die, a range wider than 32 bits and int8", function()
+      R.seed(5)
+      local function chi2(values, k, lo)
+        local counts = {}
+        for i = 1, k do counts[i] = 0 end
+        for _, v in ipairs(values) do counts[v - lo + 1] = counts[v - lo + 1] + 1 end
+        local e, s = #values / k, 0
+        for i = 1, k do s = s + (counts[i] - e) ^ 2 / e end
+        return s
+      end
+      assert.is_true(chi2(list(R.randint(1, 7, 600000)), 6, 1) < 35.9)        -- df 5, p = 1e-6
+      assert.is_true(chi2(list(R.randint(-3, 5, 400000, "int8")), 8, -3) < 40.5) -- df 7
+      -- 2^40 + 3 values: the bucket of the top 40 bits... use v // 2^37 (8 buckets + a tiny remainder)
+      local w = list(R.randint(0, (1 << 40), 400000))
+      local b = {}
+      for i, v in ipairs(w) do b[i] = v >> 37 end
+      assert.is_true(chi2(b, 8, 0) < 40.5)
+    end)
+  end)
+
+  describe("choice, permutation, shuffle", function()
+    it("permutation(n) is a permutation of 0 .. n-1; of an array moves its rows", function()
+      R.seed(6)
+      local p = list(R.permutation(1000))
+      table.sort(p)
+      for i = 1, 1000 do assert.are.equal(i - 1, p[i]) end
+      local x = xp.arange(12):reshape({ 4, 3 })
+      local y = list(R.permutation(x))
+      for _, row in ipairs(y) do assert.are.equal(row[1] + 1, row[2]); assert.are.equal(row[1] % 3, 0) end
+    end)
+    it("shuffle moves whole rows of a 2-d array in place", function()
+      R.seed(7)
+      local x = xp.arange(20):reshape({ 10, 2 })
+      R.shuffle(x)
+      local rows, firsts = list(x), {}
+      for _, r in ipairs(rows) do assert.are.equal(r[1] + 1, r[2]); firsts[#firsts + 1] = r[1] end
+      table.sort(firsts)
+      for i = 1, 10 do assert.are.equal(2 * (i - 1), firsts[i]) end
+    end)
+    it("choice with replacement is uniform; with p follows p; without replacement has no repeats", function()
+      R.seed(8)
+      local v = list(R.choice(4, 400000))
+      local c = { 0, 0, 0, 0 }
+      for _, x in ipairs(v) do c[x + 1] = c[x + 1] + 1 end
+      for i = 1, 4 do assert.is_true(math.abs(c[i] - 100000) < 6 * math.sqrt(100000 * 0.75)) end
+      local w = list(R.choice({ 10, 20, 30 }, 300000, true, { 0.2, 0, 0.8 }))
+      local n10, n20 = 0, 0
+      for _, x in ipairs(w) do if x == 10 then n10 = n10 + 1 elseif x == 20 then n20 = n20 + 1 end end
+      assert.are.equal(0, n20)
+      assert.is_true(math.abs(n10 - 60000) < 6 * math.sqrt(300000 * 0.16))
+      local u = list(R.choice(50, 50, false))
+      table.sort(u)
+      for i = 1, 50 do assert.are.equal(i - 1, u[i]) end
+      local q = list(R.choice(5, 3, false, { 0.5, 0.2, 0.1, 0.1, 0.1 }))
+      assert.are_not.equal(q[1], q[2]); assert.are_not.equal(q[2], q[3]); assert.are_not.equal(q[1], q[3])
+    end)
+    it("bytes gives a string of n bytes from the stream", function()
+      R.seed(9)
+      local b = R.bytes(10)
+      assert.are.equal(10, #b)
+      R.seed(9)
+      assert.are.equal(b, R.bytes(10))
+    end)
+  end)
+
+  describe("bad inputs raise a clear error and allocate nothing", function()
+    local cases = {
+      { function() R.normal(0, -1, 3) end, "normal: scale < 0" },
+      { function() R.normal(0, 0 / 0, 3) end, "normal: scale is NaN" },
+      { function() R.normal(0, xp.array({ 1, -1 }), 2) end, "normal: scale < 0" },
+      { function() R.exponential(-2, 3) end, "exponential: scale < 0" },
+      { function() R.uniform(0, 1, 3, "int32") end, "uniform: dtype must be float32 or float64, got int32" },
+      { function() R.random_sample(3, "float16x") end,
+        "random_sample: dtype must be float32 or float64, got float16x" },
+      { function() R.randint(5, 5, 3) end, "randint: low >= high (5 >= 5)" },
+      { function() R.randint(9, 2, 3) end, "randint: low >= high (9 >= 2)" },
+      { function() R.randint(0, 300, 3, "int8") end, "randint: high is out of bounds for int8" },
+      { function() R.randint(-1, 3, 3, "uint8") end, "randint: low is out of bounds for uint8" },
+      { function() R.randint(0, 3, 3, "float32") end, "randint: dtype must be an integer dtype, got float32" },
+      { function() R.randint(0.5, 3, 3) end, "randint: low must be an integer, got 0.5" },
+      { function() R.choice(3, 5, false) end,
+        "choice: cannot take a larger sample than the population when replace is false" },
+      { function() R.choice(3, 2, true, { 0.5, 0.6, -0.1 }) end, "choice: probabilities are negative" },
+      { function() R.choice(3, 2, true, { 0.5, 0.6, 0.1 }) end, "choice: probabilities do not sum to 1" },
+      { function() R.choice(3, 2, true, { 0.5, 0.5 }) end, "choice: p must be a 1-d array of the size of a (3)" },
+      { function() R.choice(0, 2) end, "choice: a must be a positive integer" },
+      { function() R.rand(1 << 40, 1 << 40) end, "rand: size is too large" },
+      { function() R.random_sample({ 3, -1 }) end,
+        "random_sample: size must be a non-negative integer or a table of them, got -1" },
+      { function() R.seed(1.5) end, "seed: a seed must be an integer, got 1.5" },
+      { function() R.seed("x") end, "seed: a seed must be an integer, a table of integers or nil, got string" },
+      { function() R.permutation(-1) end, "permutation: n must be a non-negative integer" },
+      { function() R.shuffle(3) end, "shuffle: expected an array, got number" },
+      { function() R.bytes(-1) end, "bytes: n must be a non-negative integer" },
+    }
+    for i, c in ipairs(cases) do
+      it("case " .. i .. ": " .. c[2], function()
+        collectgarbage()
+        local pool = dev.name == "cpu" and nil or ga.get_default_memory_pool()
+        local before = pool and pool:used_bytes()
+        local ok, err = pcall(c[1])
+        assert.is_false(ok)
+        assert.is_truthy(tostring(err):find(c[2], 1, true), tostring(err))
+        collectgarbage()
+        if pool then assert.are.equal(before, pool:used_bytes()) end
+      end)
+    end
+  end)
+end)
+
+describe("host == GPU", function()
+  if not helper.has_gpu() then
+    pending("needs a GPU")
+    return
+  end
+  local sizes = { 1, 3, 4, 5, 17, 1000, 4099 }
+  local function both(f, skip)
+    local out = {}
+    for _, R in ipairs { ga.random, ga.host.random } do
+      R.seed(123)
+      if skip then R.get_random_state():advance(skip) end
+      out[#out + 1] = f(R)
+    end
+    return out[1], out[2]
+  end
+  for _, c in ipairs {
+    { "rand float32", function(R, n) return R.random_sample(n, "float32") end },
+    { "rand float64", function(R, n) return R.random_sample(n) end },
+    { "uniform float32", function(R, n) return R.uniform(-3, 5, n, "float32") end },
+    { "randint int64", function(R, n) return R.randint(-7, 1000, n) end },
+    { "randint wide", function(R, n) return R.randint(-(1 << 50), 1 << 50, n) end },
+    { "randint int8", function(R, n) return R.randint(-128, 128, n, "int8") end },
+    { "randint uint32", function(R, n) return R.randint(0, 4294967295, n, "uint32") end },
+    { "bytes", function(R, n) return R.bytes(n) end },
+  } do
+    it(c[1] .. " is bit for bit the host's, any size, starting mid-block", function()
+      for _, skip in ipairs { 0, 1, 2, 3 } do
+        for _, n in ipairs(sizes) do
+          local d, h = both(function(R) return c[2](R, n) end, skip)
+          if type(d) == "string" then assert.are.equal(h, d)
+          else assert.are.same(h:tolist(), d:get():tolist()) end
+        end
+      end
+    end)
+  end
+  for _, c in ipairs {
+    { "normal float32", "float32", function(R, n) return R.standard_normal(n, "float32") end },
+    { "normal float64", "float64", function(R, n) return R.standard_normal(n) end },
+    { "exponential float32", "float32", function(R, n) return R.standard_exponential(n, "float32") end },
+    { "exponential float64", "float64", function(R, n) return R.standard_exponential(n) end },
+  } do
+    it(c[1] .. " is within 2 ulp of the host's", function()
+      for _, skip in ipairs { 0, 2 } do
+        local d, h = both(function(R) return c[3](R, 20000) end, skip)
+        local dl, hl, worst = d:get():tolist(), h:tolist(), 0
+        for i = 1, #hl do worst = math.max(worst, math.abs(ordered(dl[i], c[2]) - ordered(hl[i], c[2]))) end
+        assert.is_true(worst <= 2, c[1] .. ": " .. worst .. " ulp")
+      end
+    end)
+  end
+end)
