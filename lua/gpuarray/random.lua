@@ -6,7 +6,8 @@
 -- and k (kernels/ga_philox.cuh, the same text compiled by NVRTC and by the C
 -- compiler).  So for one seed the GPU and the host give the **same bits**
 -- for uniform, integer and bit draws, and normal and exponential draws
--- within CUDA's 1-2 ulp of the host's; nor does a result depend on the GPU
+-- within 3 ulp of the host's (CUDA's log and sincospi are 1-ulp
+-- functions, the host's correctly rounded); nor does a result depend on the GPU
 -- model, the launch or how a draw is split: `rand(n)` then `rand(m)` gives
 -- the values of `rand(n + m)`.
 --
