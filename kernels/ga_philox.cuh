@@ -152,7 +152,7 @@ GA_RNG_FN ga_rng_u64 ga_rng_int64(ga_rng_u32 w0, ga_rng_u32 w1, ga_rng_u64 range
 
 // ---- what one thread makes from the 4 words at pos: the values of the
 // draw's elements t*E .. t*E+E-1 (E = 4 / words per value) ----
-enum { GA_RNG_UNIFORM = 0, GA_RNG_NORMAL, GA_RNG_INT, GA_RNG_BITS, GA_RNG_EXPONENTIAL };
+enum { GA_RNG_UNIFORM = 0, GA_RNG_NORMAL, GA_RNG_INT, GA_RNG_BITS, GA_RNG_EXPONENTIAL, GA_RNG_GAMMA, GA_RNG_POISSON };
 
 typedef struct ga_rng_args {
   ga_rng_u32 k0, k1, s;   // key and substream
@@ -163,6 +163,7 @@ typedef struct ga_rng_args {
 // Words per value: 1 for float32 draws, 32-bit integer ranges and bits; 2
 // for float64 draws and wider ranges.
 GA_RNG_FN int ga_rng_wpv(int dist, int is_double, ga_rng_u64 irange) {
+  if (dist >= GA_RNG_GAMMA) return 1;   // value i owns word off + i (its draws are its own)
   if (dist == GA_RNG_INT) return irange == 0 || irange > 0x100000000ull ? 2 : 1;
   if (dist == GA_RNG_BITS) return 1;
   return is_double ? 2 : 1;
@@ -207,4 +208,65 @@ GA_RNG_FN int ga_rng_ints(int dist, const ga_rng_args *a, ga_rng_u64 pos, ga_rng
   for (int j = 0; j < 2; j++)
     v[j] = a->ilow + ga_rng_int64(w.w[2 * j], w.w[2 * j + 1], a->irange, pos + 2 * j, a->s, a->k0, a->k1);
   return 2;
+}
+
+// ---- rejection draws: value i owns stream word k = off + i and takes its
+// attempts from blocks of its own, philox({k, j, TAG}) for attempt j = 0,
+// 1, ... (TAG: 'GAMA'/'GAMB' for gamma, 'POIS' for Poisson), so it moves no
+// other value.  Computed in float64; the host and the GPU agree except when
+// an acceptance test lands within an ulp or two of its bound. ----
+GA_RNG_FN double ga_rng_u64of(ga_rng_w4 w, int h) { return ga_rng_u01d(w.w[2 * h], w.w[2 * h + 1]); }
+
+// Standard gamma(alpha): Marsaglia and Tsang (2000); alpha < 1 by
+// gamma(alpha + 1) * u^(1/alpha).  The normal is Box-Muller's cos branch.
+GA_RNG_FN double ga_rng_gamma(const ga_rng_args *a, ga_rng_u64 k, double alpha) {
+  if (alpha <= 0.0) return 0.0;
+  double boost = 1.0, al = alpha < 1.0 ? alpha + 1.0 : alpha;
+  double d = al - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
+  for (ga_rng_u32 j = 0;; j++) {
+    ga_rng_w4 x4 = ga_philox(k, j, 0x47414d41u, a->k0, a->k1), u4 = ga_philox(k, j, 0x47414d42u, a->k0, a->k1);
+    if (j == 0 && alpha < 1.0) boost = pow(ga_rng_u64of(u4, 1) + 1.1102230246251565e-16, 1.0 / alpha);
+    double u1 = ga_rng_u64of(x4, 0) + 1.1102230246251565e-16, s, co;
+    ga_rng_sincospi(2.0 * ga_rng_u64of(x4, 1), &s, &co);
+    double x = sqrt(-2.0 * ga_rng_log(u1)) * co, v = 1.0 + c * x;
+    if (v <= 0.0) continue;
+    v = v * v * v;
+    double u = ga_rng_u64of(u4, 0);
+    if (u < 1.0 - 0.0331 * (x * x) * (x * x)) return d * v * boost;
+    if (ga_rng_log(u) < 0.5 * x * x + d * (1.0 - v + ga_rng_log(v))) return d * v * boost;
+  }
+}
+
+// Poisson(lambda): Knuth's product of uniforms below 10, Hormann's PTRS
+// (1993) from 10 on.
+GA_RNG_FN double ga_rng_poisson(const ga_rng_args *a, ga_rng_u64 k, double lam) {
+  if (lam <= 0.0) return 0.0;
+  if (lam < 10.0) {
+    double e = exp(-lam), prod = 1.0, n = 0.0;
+    for (ga_rng_u32 j = 0;; j++) {
+      ga_rng_w4 w = ga_philox(k, j, 0x504f4953u, a->k0, a->k1);
+      for (int h = 0; h < 2; h++) {
+        prod *= ga_rng_u64of(w, h);
+        if (prod <= e) return n;
+        n += 1.0;
+      }
+    }
+  }
+  double slam = sqrt(lam), loglam = ga_rng_log(lam);
+  double b = 0.931 + 2.53 * slam, aa = -0.059 + 0.02483 * b, invalpha = 1.1239 + 1.1328 / (b - 3.4);
+  double vr = 0.9277 - 3.6224 / (b - 2.0);
+  for (ga_rng_u32 j = 0;; j++) {
+    ga_rng_w4 w = ga_philox(k, j, 0x504f4953u, a->k0, a->k1);
+    double U = ga_rng_u64of(w, 0) - 0.5, V = ga_rng_u64of(w, 1);
+    double us = 0.5 - fabs(U);
+    double kk = floor((2.0 * aa / us + b) * U + lam + 0.43);
+    if (us >= 0.07 && V <= vr) return kk;
+    if (kk < 0.0 || (us < 0.013 && V > us)) continue;
+    if (ga_rng_log(V) + ga_rng_log(invalpha) - ga_rng_log(aa / (us * us) + b) <= -lam + kk * loglam - lgamma(kk + 1.0))
+      return kk;
+  }
+}
+
+GA_RNG_FN double ga_rng_reject(int dist, const ga_rng_args *a, ga_rng_u64 k) {
+  return dist == GA_RNG_GAMMA ? ga_rng_gamma(a, k, a->p0) : ga_rng_poisson(a, k, a->p0);
 }

@@ -8,10 +8,15 @@ extern "C" __global__ void ga_rand(GA_RNG_OUT *out, long long n, unsigned long l
   long long stride = (long long)gridDim.x * blockDim.x;
   for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < nt; t += stride) {
     ga_rng_u64 pos = off + 4ull * (ga_rng_u64)t;
-    ga_rng_w4 w = ga_rng_words(pos, a.s, a.k0, a.k1);
     long long i0 = t * GA_RNG_E;
+#if GA_RNG_DIST >= 5   // rejection draws: value i from word pos + i's own attempts
+    for (int j = 0; j < 4 && i0 + j < n; j++) out[i0 + j] = (GA_RNG_OUT)ga_rng_reject(GA_RNG_DIST, &a, pos + j);
+#else
+    ga_rng_w4 w = ga_rng_words(pos, a.s, a.k0, a.k1);
     bool whole = i0 + GA_RNG_E <= n && ((unsigned long long)(out + i0) & 15) == 0;
-#if GA_RNG_KIND == 0
+#endif
+#if GA_RNG_DIST >= 5
+#elif GA_RNG_KIND == 0
     float v[4];
     ga_rng_floats(GA_RNG_DIST, &a, w, v);
     if (whole) *(float4 *)(out + i0) = make_float4(v[0], v[1], v[2], v[3]);

@@ -46,7 +46,8 @@ describe("the Philox4x32-10 stream", function()
   it("compiles every draw's kernel with NVRTC", function()
     for _, c in ipairs { { 0, "float32" }, { 0, "float64" }, { 1, "float32" }, { 1, "float64" }, { 4, "float32" },
                          { 4, "float64" }, { 2, "int64", 6 }, { 2, "int64", 0 }, { 2, "uint64", 1 << 40 },
-                         { 2, "int8", 100 }, { 2, "int32", 7 }, { 3, "uint32" } } do
+                         { 2, "int8", 100 }, { 2, "int32", 7 }, { 3, "uint32" }, { 5, "float32" },
+                         { 5, "float64" }, { 6, "int64" } } do
       assert.is_true(core._compile_random(c[1], c[2], c[3], 90) > 0, c[1] .. " " .. c[2])
     end
   end)
@@ -119,6 +120,19 @@ helper.each_device(function(xp, dev)
       moments(R.logistic(0, 1, N), 0, math.pi ^ 2 / 3, 4.2)
       moments(R.gumbel(0, 1, N), 0.5772156649, math.pi ^ 2 / 6, 5.4)
       moments(R.rayleigh(1, N), math.sqrt(math.pi / 2), (4 - math.pi) / 2, 3.25)
+    end)
+    it("rejection draws: gamma (shape < 1 and > 1), poisson (Knuth and PTRS), and what is built on them", function()
+      R.seed(13)
+      moments(R.standard_gamma(2.5, N), 2.5, 2.5, 3 + 6 / 2.5)
+      moments(R.standard_gamma(0.4, N), 0.4, 0.4, 3 + 6 / 0.4)
+      moments(R.gamma(3, 2, N, "float32"), 6, 12, 3 + 6 / 3)
+      moments(R.poisson(3.5, N), 3.5, 3.5, 3 + 1 / 3.5)
+      moments(R.poisson(250, N), 250, 250, 3 + 1 / 250)
+      local a, b = 2, 5
+      local bvar = a * b / ((a + b) ^ 2 * (a + b + 1))
+      moments(R.beta(a, b, N), a / (a + b), bvar, 3)   -- beta(2, 5)'s kurtosis is ~2.9
+      moments(R.chisquare(4, N), 4, 8, 3 + 12 / 4)
+      moments(R.geometric(0.25, N), 4, 0.75 / 0.0625, 9.1)
     end)
     it("Kolmogorov-Smirnov: uniform, normal, exponential", function()
       R.seed(4)
@@ -222,6 +236,13 @@ helper.each_device(function(xp, dev)
       { function() R.permutation(-1) end, "permutation: n must be a non-negative integer" },
       { function() R.shuffle(3) end, "shuffle: expected an array, got number" },
       { function() R.bytes(-1) end, "bytes: n must be a non-negative integer" },
+      { function() R.standard_gamma(-1, 3) end, "standard_gamma: shape < 0" },
+      { function() R.gamma(2, 0 / 0, 3) end, "gamma: scale is NaN" },
+      { function() R.poisson(-1, 3) end, "poisson: lam < 0" },
+      { function() R.poisson(1e300, 3) end, "poisson: lam value too large" },
+      { function() R.beta(0, 1, 3) end, "beta: a must be > 0" },
+      { function() R.geometric(1.5, 3) end, "geometric: p > 1" },
+      { function() R.chisquare(2, 3, "int64") end, "chisquare: dtype must be float32 or float64, got int64" },
     }
     for i, c in ipairs(cases) do
       it("case " .. i .. ": " .. c[2], function()
@@ -273,6 +294,19 @@ describe("host == GPU", function()
       end
     end)
   end
+  it("gamma and poisson: the GPU's values are the host's (but for acceptance tests within an ulp)", function()
+    for _, c in ipairs { { function(R) return R.standard_gamma(0.7, 20000) end },
+                         { function(R) return R.standard_gamma(4, 20000, "float32") end },
+                         { function(R) return R.poisson(3, 20000) end },
+                         { function(R) return R.poisson(400, 20000) end } } do
+      local d, h = both(c[1])
+      local dl, hl, same = d:get():tolist(), h:tolist(), 0
+      for i = 1, #hl do
+        if dl[i] == hl[i] or math.abs(dl[i] - hl[i]) <= 1e-6 * math.abs(hl[i]) then same = same + 1 end
+      end
+      assert.is_true(same >= 0.999 * #hl, same .. " of " .. #hl)
+    end
+  end)
   for _, c in ipairs {
     { "normal float32", "float32", function(R, n) return R.standard_normal(n, "float32") end },
     { "normal float64", "float64", function(R, n) return R.standard_normal(n) end },

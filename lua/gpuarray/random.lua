@@ -28,7 +28,7 @@
 -- @module gpuarray.random
 local core = require "gpuarray.core"
 
-local UNIFORM, NORMAL, INT, BITS, EXPONENTIAL = 0, 1, 2, 3, 4
+local UNIFORM, NORMAL, INT, BITS, EXPONENTIAL, GAMMA, POISSON = 0, 1, 2, 3, 4, 5, 6
 local MASK32 = 0xffffffff
 
 local function splitmix64(x)
@@ -418,6 +418,129 @@ local function build(mk, is_host)
     return ga_().divide(n1, self:standard_normal(shape, dtype))
   end
 
+  -- a scalar parameter of a rejection draw (arrays are not taken there yet)
+  local function scalar(fname, what, v, rule)
+    local msg = number_problem(fname, what, v, rule)
+    if msg then error(msg, 3) end
+    if v == math.huge then error(fname .. ": " .. what .. " is infinite", 3) end
+    return v
+  end
+
+  --- Standard gamma values (shape `k`, scale 1): Marsaglia-Tsang, exact
+  -- (each value redraws from attempts of its own; see kernels/ga_philox.cuh).
+  -- @function RandomState:standard_gamma
+  -- @tparam number shape > 0 (a Lua number)
+  -- @param[opt] size an integer or a shape table
+  -- @tparam[opt="float64"] string dtype float32 or float64
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:standard_gamma(2, 3):min():item() > 0)   --> true
+  function State:standard_gamma(shape, size, dtype)
+    local fname = "standard_gamma"
+    shape = scalar(fname, "shape", shape, "nonneg")
+    return draw(self, shape_of(fname, size), float_dtype(fname, dtype), GAMMA, shape, 0)
+  end
+
+  --- Gamma values with `shape` and `scale`.
+  -- @function RandomState:gamma
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:gamma(2, 3, 4).size)   --> 4
+  function State:gamma(shape, scale, size, dtype)
+    local fname = "gamma"
+    shape = scalar(fname, "shape", shape, "nonneg")
+    scale = scalar(fname, "scale", scale or 1.0, "nonneg")
+    local g = draw(self, shape_of(fname, size), float_dtype(fname, dtype), GAMMA, shape, 0)
+    return scale == 1 and g or ga_().multiply(g, scale)
+  end
+
+  --- Beta values: X / (X + Y), X ~ gamma(a), Y ~ gamma(b).
+  -- @function RandomState:beta
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:beta(2, 5, 3):max():item() < 1)   --> true
+  function State:beta(a, b, size, dtype)
+    local fname = "beta"
+    a, b = scalar(fname, "a", a, "pos"), scalar(fname, "b", b, "pos")
+    local shape, dt = shape_of(fname, size), float_dtype(fname, dtype)
+    local x = draw(self, shape, dt, GAMMA, a, 0)
+    local y = draw(self, shape, dt, GAMMA, b, 0)
+    local g = ga_()
+    return g.divide(x, g.add(x, y))
+  end
+
+  --- Chi-square values with `df` degrees of freedom (2 gamma(df / 2)).
+  -- @function RandomState:chisquare
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:chisquare(3, 4).size)   --> 4
+  function State:chisquare(df, size, dtype)
+    local fname = "chisquare"
+    df = scalar(fname, "df", df, "pos")
+    return ga_().multiply(draw(self, shape_of(fname, size), float_dtype(fname, dtype), GAMMA, df / 2, 0), 2)
+  end
+
+  --- F values: (chi2(dfnum) / dfnum) / (chi2(dfden) / dfden).
+  -- @function RandomState:f
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:f(5, 10, 3):min():item() > 0)   --> true
+  function State:f(dfnum, dfden, size, dtype)
+    local fname = "f"
+    dfnum, dfden = scalar(fname, "dfnum", dfnum, "pos"), scalar(fname, "dfden", dfden, "pos")
+    local shape, dt = shape_of(fname, size), float_dtype(fname, dtype)
+    local g = ga_()
+    local x = draw(self, shape, dt, GAMMA, dfnum / 2, 0)
+    local y = draw(self, shape, dt, GAMMA, dfden / 2, 0)
+    return g.divide(g.multiply(x, dfden), g.multiply(y, dfnum))
+  end
+
+  --- Student's t values: N / sqrt(chi2(df) / df).
+  -- @function RandomState:standard_t
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:standard_t(4, 3).size)   --> 3
+  function State:standard_t(df, size, dtype)
+    local fname = "standard_t"
+    df = scalar(fname, "df", df, "pos")
+    local shape, dt = shape_of(fname, size), float_dtype(fname, dtype)
+    local g = ga_()
+    local z = draw(self, shape, dt, NORMAL, 0, 1)
+    local c = draw(self, shape, dt, GAMMA, df / 2, 0)
+    return g.divide(z, g.sqrt(g.divide(c, df / 2)))
+  end
+
+  --- Poisson counts (int64) with mean `lam`: Knuth's method below 10,
+  -- Hormann's PTRS from 10 on, both exact.
+  -- @function RandomState:poisson
+  -- @tparam[opt=1] number lam >= 0 (a Lua number)
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:poisson(4, 5).dtype)   --> int64
+  function State:poisson(lam, size)
+    local fname = "poisson"
+    lam = scalar(fname, "lam", lam or 1.0, "nonneg")
+    if lam > 1e15 then error(fname .. ": lam value too large", 2) end
+    return draw(self, shape_of(fname, size), "int64", POISSON, lam, 0)
+  end
+
+  --- Geometric counts (int64, >= 1): trials up to the first success of
+  -- probability `p` (by inversion of a uniform).
+  -- @function RandomState:geometric
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:geometric(0.5, 4):min():item() >= 1)   --> true
+  function State:geometric(p, size)
+    local fname = "geometric"
+    p = scalar(fname, "p", p, "pos")
+    if p > 1 then error(fname .. ": p > 1", 2) end
+    local g = ga_()
+    local u = draw(self, shape_of(fname, size), "float64", UNIFORM, 0, 1)
+    if p == 1 then return g.ones(u.shape, "int64") end
+    local k = g.ceil(g.divide(g.log1p(g.negative(u)), math.log(1 - p)))
+    return g.maximum(k, 1):astype("int64")
+  end
+
   --- Random integers in [low, high) (half-open, as NumPy); with one bound,
   -- [0, low).  Unbiased.
   -- @function RandomState:randint
@@ -666,6 +789,46 @@ local function build(mk, is_host)
   end
 
   -- the module functions: the global state's methods
+  --- `RandomState:standard_gamma` on the current device's global state (`ga.host.random.standard_gamma`:
+  -- the host's); see RandomState:standard_gamma for the arguments.
+  -- @function ga.random.standard_gamma
+  -- @usage
+  -- print(ga.random.standard_gamma(1.5, 3).size)   --> 3
+  --- `RandomState:gamma` on the current device's global state (`ga.host.random.gamma`:
+  -- the host's); see RandomState:gamma for the arguments.
+  -- @function ga.random.gamma
+  -- @usage
+  -- print(ga.random.gamma(2, 1, 3).size)   --> 3
+  --- `RandomState:beta` on the current device's global state (`ga.host.random.beta`:
+  -- the host's); see RandomState:beta for the arguments.
+  -- @function ga.random.beta
+  -- @usage
+  -- print(ga.random.beta(1, 1, 3).size)   --> 3
+  --- `RandomState:chisquare` on the current device's global state (`ga.host.random.chisquare`:
+  -- the host's); see RandomState:chisquare for the arguments.
+  -- @function ga.random.chisquare
+  -- @usage
+  -- print(ga.random.chisquare(2, 3).size)   --> 3
+  --- `RandomState:f` on the current device's global state (`ga.host.random.f`:
+  -- the host's); see RandomState:f for the arguments.
+  -- @function ga.random.f
+  -- @usage
+  -- print(ga.random.f(3, 4, 3).size)   --> 3
+  --- `RandomState:standard_t` on the current device's global state (`ga.host.random.standard_t`:
+  -- the host's); see RandomState:standard_t for the arguments.
+  -- @function ga.random.standard_t
+  -- @usage
+  -- print(ga.random.standard_t(3, 3).size)   --> 3
+  --- `RandomState:poisson` on the current device's global state (`ga.host.random.poisson`:
+  -- the host's); see RandomState:poisson for the arguments.
+  -- @function ga.random.poisson
+  -- @usage
+  -- print(ga.random.poisson(3, 3).dtype)   --> int64
+  --- `RandomState:geometric` on the current device's global state (`ga.host.random.geometric`:
+  -- the host's); see RandomState:geometric for the arguments.
+  -- @function ga.random.geometric
+  -- @usage
+  -- print(ga.random.geometric(0.3, 3).dtype)   --> int64
   --- `RandomState:rand` on the current device's global state (`ga.host.random.rand`:
   -- the host's); see RandomState:rand for the arguments.
   -- @function ga.random.rand
@@ -801,7 +964,9 @@ local function build(mk, is_host)
   for _, name in ipairs { "rand", "randn", "random", "random_sample", "ranf", "sample", "randint",
                           "random_integers", "uniform", "normal", "standard_normal", "lognormal", "exponential",
                           "standard_exponential", "gumbel", "logistic", "laplace", "weibull", "pareto", "power",
-                          "rayleigh", "standard_cauchy", "bytes", "choice", "permutation", "shuffle" } do
+                          "rayleigh", "standard_cauchy", "bytes", "choice", "permutation", "shuffle",
+                          "standard_gamma", "gamma", "beta", "chisquare", "f", "standard_t", "poisson",
+                          "geometric" } do
     local m = State[name]
     R[name] = function(...) return m(global(), ...) end
   end
@@ -911,6 +1076,42 @@ local function build(mk, is_host)
   -- ga.random.default_rng(1):shuffle(x)
   -- print(x:sum():item())   --> 6
   function Gen:shuffle(x) return bg(self):shuffle(x) end
+
+  --- Standard gamma values (see RandomState:standard_gamma).
+  -- @function Generator:standard_gamma
+  -- @usage
+  -- print(ga.random.default_rng(1):standard_gamma(2, 3).size)   --> 3
+  function Gen:standard_gamma(shape, size, dtype) return bg(self):standard_gamma(shape, size, dtype) end
+
+  --- Gamma values (see RandomState:gamma).
+  -- @function Generator:gamma
+  -- @usage
+  -- print(ga.random.default_rng(1):gamma(2, 2, 3).size)   --> 3
+  function Gen:gamma(shape, scale, size, dtype) return bg(self):gamma(shape, scale, size, dtype) end
+
+  --- Beta values (see RandomState:beta).
+  -- @function Generator:beta
+  -- @usage
+  -- print(ga.random.default_rng(1):beta(2, 2, 3).size)   --> 3
+  function Gen:beta(a, b, size, dtype) return bg(self):beta(a, b, size, dtype) end
+
+  --- Chi-square values (see RandomState:chisquare).
+  -- @function Generator:chisquare
+  -- @usage
+  -- print(ga.random.default_rng(1):chisquare(2, 3).size)   --> 3
+  function Gen:chisquare(df, size, dtype) return bg(self):chisquare(df, size, dtype) end
+
+  --- Poisson counts (see RandomState:poisson).
+  -- @function Generator:poisson
+  -- @usage
+  -- print(ga.random.default_rng(1):poisson(2, 3).dtype)   --> int64
+  function Gen:poisson(lam, size) return bg(self):poisson(lam, size) end
+
+  --- Geometric counts (see RandomState:geometric).
+  -- @function Generator:geometric
+  -- @usage
+  -- print(ga.random.default_rng(1):geometric(0.5, 3).dtype)   --> int64
+  function Gen:geometric(p, size) return bg(self):geometric(p, size) end
 
   --- `n` independent child generators (their keys derived from this one's
   -- key and a spawn counter by splitmix64).

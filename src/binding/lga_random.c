@@ -8,6 +8,7 @@
 
 /* words per value, as the kernel lays them out (kernels/ga_philox.cuh) */
 static int words_per_value(int dist, int dtype, uint64_t irange) {
+  if (dist >= 5) return 1;                                                 /* GA_RNG_GAMMA, _POISSON */
   if (dist == 2) return irange == 0 || irange > 0x100000000ull ? 2 : 1;   /* GA_RNG_INT */
   if (dist == 3) return 1;                                                 /* GA_RNG_BITS */
   return dtype == GA_FLOAT64 ? 2 : 1;
@@ -20,10 +21,10 @@ static int l_random_fill(lua_State *L) {
   lga_state *S = LGA_STATE(L);
   ga_array *out = lga_check(L, 1, fname);
   int dist = (int)luaL_checkinteger(L, 2);
-  if (dist < 0 || dist > 4) return lga_errorf(L, fname, "unknown distribution %d", dist);
-  int float_dist = dist != 2 && dist != 3;
+  if (dist < 0 || dist > 6) return lga_errorf(L, fname, "unknown distribution %d", dist);
+  int float_dist = dist != 2 && dist != 3 && dist != 6;
   if (float_dist ? out->dtype != GA_FLOAT32 && out->dtype != GA_FLOAT64
-                 : !GA_IS_INT(out->dtype) || (dist == 3 && out->dtype != GA_UINT32))
+                 : !GA_IS_INT(out->dtype) || (dist == 3 && out->dtype != GA_UINT32) || (dist == 6 && out->dtype != GA_INT64))
     return lga_errorf(L, fname, "no draw of distribution %d into %s", dist, ga_dtypes[out->dtype].name);
   if (!ga_is_c_contiguous(out))
     return lga_errorf(L, fname, "the output must be a fresh C-contiguous array");

@@ -307,7 +307,7 @@ static char *random_source(lua_State *L, const char *fname) {
   c.dist = (int)luaL_checkinteger(L, 1);
   c.dtype = lga_opt_dtype(L, 2, fname, GA_FLOAT32);
   c.irange = (uint64_t)luaL_optinteger(L, 3, 0);
-  if (c.dist < 0 || c.dist > 4) lga_errorf(L, fname, "unknown distribution %d", c.dist);
+  if (c.dist < 0 || c.dist > 6) lga_errorf(L, fname, "unknown distribution %d", c.dist);
   char *src = GPU->rand_source(&c);
   if (!src) lga_errorf(L, fname, "out of memory");
   return src;

@@ -29,8 +29,17 @@ int ga_host_rand(const ga_rand_call *c) {
   int64_t nt = (c->n + e - 1) / e;
   for (int64_t t = 0; t < nt; t++) {
     ga_rng_u64 pos = c->off + 4 * (ga_rng_u64)t;
-    ga_rng_w4 w = ga_rng_words(pos, c->s, c->k0, c->k1);
     int64_t i0 = t * e, m = c->n - i0 < e ? c->n - i0 : e;
+    if (c->dist >= GA_RNG_GAMMA) {   /* rejection draws: value i0+j from word pos+j */
+      for (int j = 0; j < m; j++) {
+        double v = ga_rng_reject(c->dist, &a, pos + j);
+        if (c->dtype == GA_FLOAT32) ((float *)c->out)[i0 + j] = (float)v;
+        else if (c->dtype == GA_FLOAT64) ((double *)c->out)[i0 + j] = v;
+        else store_int(c->out, c->dtype, i0 + j, (ga_rng_u64)(int64_t)v);
+      }
+      continue;
+    }
+    ga_rng_w4 w = ga_rng_words(pos, c->s, c->k0, c->k1);
     if (c->dist == GA_RNG_INT || c->dist == GA_RNG_BITS) {
       ga_rng_u64 v[4];
       ga_rng_ints(c->dist, &a, pos, w, v);
