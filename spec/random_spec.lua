@@ -133,6 +133,13 @@ helper.each_device(function(xp, dev)
       moments(R.beta(a, b, N), a / (a + b), bvar, 3)   -- beta(2, 5)'s kurtosis is ~2.9
       moments(R.chisquare(4, N), 4, 8, 3 + 12 / 4)
       moments(R.geometric(0.25, N), 4, 0.75 / 0.0625, 9.1)
+      moments(R.triangular(0, 1, 4, N), 5 / 3, (16 + 1 - 4) / 18, 2.4)
+      moments(R.wald(2, 3, N), 2, 8 / 3, 3 + 15 * 2 / 3)
+      local d = ga.asnumpy(R.dirichlet({ 1, 2, 3 }, N // 4))
+      assert.are.same({ N // 4, 3 }, { d.shape[1], d.shape[2] })
+      local m = d:mean(1):tolist()
+      for j, want in ipairs { 1 / 6, 2 / 6, 3 / 6 } do assert.is_true(math.abs(m[j] - want) < 0.002, tostring(m[j])) end
+      assert.is_true(math.abs(d:sum(2):min():item() - 1) < 1e-12)
     end)
     it("Kolmogorov-Smirnov: uniform, normal, exponential", function()
       R.seed(4)
@@ -242,6 +249,11 @@ helper.each_device(function(xp, dev)
       { function() R.poisson(1e300, 3) end, "poisson: lam value too large" },
       { function() R.beta(0, 1, 3) end, "beta: a must be > 0" },
       { function() R.geometric(1.5, 3) end, "geometric: p > 1" },
+      { function() R.triangular(2, 1, 3, 3) end, "triangular: left > mode" },
+      { function() R.triangular(1, 1, 1, 3) end, "triangular: left == right" },
+      { function() R.wald(-1, 1, 3) end, "wald: mean must be > 0" },
+      { function() R.dirichlet({ 1, 0 }, 3) end, "dirichlet: alpha[2] must be > 0" },
+      { function() R.dirichlet({}, 3) end, "dirichlet: alpha must be a non-empty table of numbers" },
       { function() R.chisquare(2, 3, "int64") end, "chisquare: dtype must be float32 or float64, got int64" },
     }
     for i, c in ipairs(cases) do

@@ -541,6 +541,71 @@ local function build(mk, is_host)
     return g.maximum(k, 1):astype("int64")
   end
 
+  --- Triangular values on [left, right] with the peak at `mode` (NumPy's
+  -- inversion of a uniform).
+  -- @function RandomState:triangular
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:triangular(0, 1, 4, 5):max():item() <= 4)   --> true
+  function State:triangular(left, mode, right, size, dtype)
+    local fname = "triangular"
+    left, mode, right = scalar(fname, "left", left), scalar(fname, "mode", mode), scalar(fname, "right", right)
+    if left > mode then error(fname .. ": left > mode", 2) end
+    if mode > right then error(fname .. ": mode > right", 2) end
+    if left == right then error(fname .. ": left == right", 2) end
+    local g = ga_()
+    local base = right - left
+    local ratio, lp, rp = (mode - left) / base, (mode - left) * base, (right - mode) * base
+    local u = u01(self, fname, shape_of(fname, size), dtype)
+    local lo = g.add(left, g.sqrt(g.multiply(u, lp)))
+    local hi = g.subtract(right, g.sqrt(g.multiply(g.subtract(1, u), rp)))
+    return g.where(g.less_equal(u, ratio), lo, hi)
+  end
+
+  --- Wald (inverse Gaussian) values with `mean` and `scale` (NumPy's
+  -- method: one normal and one uniform per value).
+  -- @function RandomState:wald
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- print(rs:wald(1, 2, 3):min():item() > 0)   --> true
+  function State:wald(mean, scale, size, dtype)
+    local fname = "wald"
+    mean, scale = scalar(fname, "mean", mean, "pos"), scalar(fname, "scale", scale, "pos")
+    local g = ga_()
+    local shape, dt = shape_of(fname, size), float_dtype(fname, dtype)
+    local n = draw(self, shape, dt, NORMAL, 0, 1)
+    local u = draw(self, shape, dt, UNIFORM, 0, 1)
+    local y = g.multiply(g.multiply(n, n), mean)
+    local root = g.sqrt(g.add(g.multiply(y, 4 * scale), g.multiply(y, y)))
+    local x = g.add(mean, g.multiply(mean / (2 * scale), g.subtract(y, root)))
+    return g.where(g.less_equal(u, g.divide(mean, g.add(x, mean))), x, g.divide(mean * mean, x))
+  end
+
+  --- Dirichlet vectors: normalised gamma(alpha_j) draws, one per entry of
+  -- `alpha`; the result's shape is `size` plus `#alpha`.
+  -- @function RandomState:dirichlet
+  -- @tparam table alpha positive numbers (a table or a 1-d array)
+  -- @usage
+  -- local rs = ga.random.RandomState(1)
+  -- local d = rs:dirichlet({1, 2, 3}, 4)
+  -- print(d.shape[1], d.shape[2])   --> 4	3
+  function State:dirichlet(alpha, size, dtype)
+    local fname = "dirichlet"
+    if is_array(alpha) then alpha = ga_().asnumpy(alpha):tolist() end
+    if type(alpha) ~= "table" or #alpha == 0 then error(fname .. ": alpha must be a non-empty table of numbers", 2) end
+    local shape, dt = shape_of(fname, size), float_dtype(fname, dtype)
+    local parts = {}
+    for j = 1, #alpha do
+      local a = alpha[j]
+      local msg = number_problem(fname, "alpha[" .. j .. "]", a, "pos")
+      if msg then error(msg, 2) end
+      parts[j] = draw(self, shape, dt, GAMMA, a, 0)
+    end
+    local g = ga_()
+    local x = g.stack(parts, -1)
+    return g.divide(x, g.sum(x, -1, { keepdims = true }))
+  end
+
   --- Random integers in [low, high) (half-open, as NumPy); with one bound,
   -- [0, low).  Unbiased.
   -- @function RandomState:randint
@@ -789,6 +854,21 @@ local function build(mk, is_host)
   end
 
   -- the module functions: the global state's methods
+  --- `RandomState:triangular` on the current device's global state (`ga.host.random.triangular`:
+  -- the host's); see RandomState:triangular for the arguments.
+  -- @function ga.random.triangular
+  -- @usage
+  -- print(ga.random.triangular(0, 0.5, 1, 3).size)   --> 3
+  --- `RandomState:wald` on the current device's global state (`ga.host.random.wald`:
+  -- the host's); see RandomState:wald for the arguments.
+  -- @function ga.random.wald
+  -- @usage
+  -- print(ga.random.wald(1, 1, 3).size)   --> 3
+  --- `RandomState:dirichlet` on the current device's global state (`ga.host.random.dirichlet`:
+  -- the host's); see RandomState:dirichlet for the arguments.
+  -- @function ga.random.dirichlet
+  -- @usage
+  -- print(ga.random.dirichlet({1, 1}, 2).shape[2])   --> 2
   --- `RandomState:standard_gamma` on the current device's global state (`ga.host.random.standard_gamma`:
   -- the host's); see RandomState:standard_gamma for the arguments.
   -- @function ga.random.standard_gamma
@@ -966,7 +1046,7 @@ local function build(mk, is_host)
                           "standard_exponential", "gumbel", "logistic", "laplace", "weibull", "pareto", "power",
                           "rayleigh", "standard_cauchy", "bytes", "choice", "permutation", "shuffle",
                           "standard_gamma", "gamma", "beta", "chisquare", "f", "standard_t", "poisson",
-                          "geometric" } do
+                          "geometric", "triangular", "wald", "dirichlet" } do
     local m = State[name]
     R[name] = function(...) return m(global(), ...) end
   end
