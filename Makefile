@@ -40,8 +40,8 @@ $(BUILD)/obj/%.o: src/%.c $(HDRS) | $(BUILD)/obj
 	@mkdir -p $(dir $@)
 	$(CC) $(GA_CFLAGS) $(CFLAGS) -c $< -o $@
 
-# the host generator compiles the kernels' Philox text as C
-$(BUILD)/obj/host/ga_host_rand.o: kernels/ga_philox.cuh
+# the host generator and the draw's plan compile the kernels' Philox text as C
+$(BUILD)/obj/host/ga_host_rand.o $(BUILD)/obj/core/ga_rand.o $(BUILD)/obj/cuda/ga_cuda_rand.o: kernels/ga_philox.cuh
 
 # Kernel templates become C strings (ga_kernel_<file>) in the module.
 $(BUILD)/ga_kernels_embed.c: $(KERNELS) tools/embed.sh | $(BUILD)/obj

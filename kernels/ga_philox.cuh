@@ -58,10 +58,14 @@ GA_RNG_FN ga_rng_w4 ga_rng_words(ga_rng_u64 pos, ga_rng_u32 s, ga_rng_u32 k0, ga
 
 // ---- uniform in [0, 1): float32 from 24 bits, float64 from 53 (NumPy's
 // formula: the top 27 bits of w0 and the top 26 of w1) ----
-GA_RNG_FN float ga_rng_u01f(ga_rng_u32 w) { return (float)(w >> 8) * 5.9604644775390625e-8f; }
-GA_RNG_FN double ga_rng_u01d(ga_rng_u32 w0, ga_rng_u32 w1) {
-  return (double)(((ga_rng_u64)(w0 >> 5) << 26) | (w1 >> 6)) * 1.1102230246251565e-16;
+GA_RNG_FN ga_rng_u32 ga_rng_bits24(ga_rng_u32 w) { return w >> 8; }
+GA_RNG_FN ga_rng_u64 ga_rng_bits53(ga_rng_u32 w0, ga_rng_u32 w1) {
+  return ((ga_rng_u64)(w0 >> 5) << 26) | (w1 >> 6);
 }
+#define GA_RNG_2M24 5.9604644775390625e-8f
+#define GA_RNG_2M53 1.1102230246251565e-16
+GA_RNG_FN float ga_rng_u01f(ga_rng_u32 w) { return (float)ga_rng_bits24(w) * GA_RNG_2M24; }
+GA_RNG_FN double ga_rng_u01d(ga_rng_u32 w0, ga_rng_u32 w1) { return (double)ga_rng_bits53(w0, w1) * GA_RNG_2M53; }
 
 // ---- the transcendental functions: CUDA's on the GPU; on the host the
 // float ones are computed in double and rounded once (so the two differ by
@@ -97,14 +101,14 @@ GA_RNG_FN void ga_rng_sincospif(float x, float *s, float *c) {
 // ---- standard normals by Box-Muller: (u1 in (0, 1], u2 in [0, 1)) ->
 // r cos(2 pi u2), r sin(2 pi u2), r = sqrt(-2 log u1) ----
 GA_RNG_FN void ga_rng_normf(ga_rng_u32 w0, ga_rng_u32 w1, float *a, float *b) {
-  float u1 = (float)((w0 >> 8) + 1) * 5.9604644775390625e-8f, u2 = ga_rng_u01f(w1);
+  float u1 = (float)(ga_rng_bits24(w0) + 1) * GA_RNG_2M24, u2 = ga_rng_u01f(w1);
   float r = sqrtf(-2.0f * ga_rng_logf(u1)), s, c;
   ga_rng_sincospif(2.0f * u2, &s, &c);
   *a = r * c;
   *b = r * s;
 }
 GA_RNG_FN void ga_rng_normd(ga_rng_w4 w, double *a, double *b) {
-  double u1 = (double)((((ga_rng_u64)(w.w[0] >> 5) << 26) | (w.w[1] >> 6)) + 1) * 1.1102230246251565e-16;
+  double u1 = (double)(ga_rng_bits53(w.w[0], w.w[1]) + 1) * GA_RNG_2M53;
   double u2 = ga_rng_u01d(w.w[2], w.w[3]);
   double r = sqrt(-2.0 * ga_rng_log(u1)), s, c;
   ga_rng_sincospi(2.0 * u2, &s, &c);
@@ -152,12 +156,19 @@ GA_RNG_FN ga_rng_u64 ga_rng_int64(ga_rng_u32 w0, ga_rng_u32 w1, ga_rng_u64 range
 
 // ---- what one thread makes from the 4 words at pos: the values of the
 // draw's elements t*E .. t*E+E-1 (E = 4 / words per value) ----
-enum { GA_RNG_UNIFORM = 0, GA_RNG_NORMAL, GA_RNG_INT, GA_RNG_BITS, GA_RNG_EXPONENTIAL, GA_RNG_GAMMA, GA_RNG_POISSON };
+// The draws; from GA_RNG_GAMMA on, each is a rejection draw (one word per
+// value, attempts from the value's own blocks: see below).
+enum {
+  GA_RNG_UNIFORM = 0, GA_RNG_NORMAL, GA_RNG_INT, GA_RNG_BITS, GA_RNG_EXPONENTIAL,
+  GA_RNG_GAMMA, GA_RNG_POISSON, GA_RNG_BINOMIAL, GA_RNG_HYPERGEOMETRIC, GA_RNG_LOGSERIES, GA_RNG_ZIPF,
+  GA_RNG_VONMISES, GA_RNG_NDIST
+};
 
 typedef struct ga_rng_args {
-  ga_rng_u32 k0, k1, s;   // key and substream
-  double p0, p1;          // loc/low and scale/width (float draws)
-  ga_rng_u64 ilow, irange;  // integers: low + [0, range) (range 0: 2^64)
+  ga_rng_u32 k0, k1, s;     // key and substream
+  double p0, p1;            // loc/low and scale/width (float draws); a rejection draw's parameters
+  ga_rng_u64 ilow, irange;  // integers: low + [0, range) (range 0: 2^64); hypergeometric: ilow = nsample
+  const double *pa, *pb;    // rejection draws: value i's p0 = pa[i], p1 = pb[i] where not NULL
 } ga_rng_args;
 
 // Words per value: 1 for float32 draws, 32-bit integer ranges and bits; 2
@@ -211,53 +222,77 @@ GA_RNG_FN int ga_rng_ints(int dist, const ga_rng_args *a, ga_rng_u64 pos, ga_rng
 }
 
 // ---- rejection draws: value i owns stream word k = off + i and takes its
-// attempts from blocks of its own, philox({k, j, TAG}) for attempt j = 0,
-// 1, ... (TAG: 'GAMA'/'GAMB' for gamma, 'POIS' for Poisson), so it moves no
-// other value.  Computed in float64; the host and the GPU agree except when
-// an acceptance test lands within an ulp or two of its bound. ----
-GA_RNG_FN double ga_rng_u64of(ga_rng_w4 w, int h) { return ga_rng_u01d(w.w[2 * h], w.w[2 * h + 1]); }
+// uniforms, in order, from blocks of its own: philox({k, s, TAG | j}) for
+// j = 0, 1, ... (TAG = the draw << 24), so it moves no other value.
+// Computed in float64 (NumPy's algorithms, or the published one named);
+// the host and the GPU agree except when an acceptance test lands within
+// an ulp or two of its bound. ----
+typedef struct ga_rng_sub {
+  const ga_rng_args *a;
+  ga_rng_u64 k;
+  ga_rng_u32 tag, j;
+  int h;                    // the next double of w (2: draw a block)
+  ga_rng_w4 w;
+} ga_rng_sub;
+
+GA_RNG_FN ga_rng_sub ga_rng_sub_open(const ga_rng_args *a, ga_rng_u64 k, int dist) {
+  ga_rng_sub u;
+  u.a = a; u.k = k; u.tag = (ga_rng_u32)dist << 24; u.j = 0; u.h = 2;
+  u.w.w[0] = u.w.w[1] = u.w.w[2] = u.w.w[3] = 0;
+  return u;
+}
+
+// the next uniform in [0, 1) (53 bits)
+GA_RNG_FN double ga_rng_next(ga_rng_sub *u) {
+  if (u->h == 2) {
+    u->w = ga_philox(u->k, u->a->s, u->tag | (u->j++ & 0xffffffu), u->a->k0, u->a->k1);
+    u->h = 0;
+  }
+  int h = u->h++;
+  return ga_rng_u01d(u->w.w[2 * h], u->w.w[2 * h + 1]);
+}
+
+// a standard normal (Box-Muller's cos branch)
+GA_RNG_FN double ga_rng_next_normal(ga_rng_sub *u) {
+  double u1 = ga_rng_next(u) + GA_RNG_2M53, s, c;
+  ga_rng_sincospi(2.0 * ga_rng_next(u), &s, &c);
+  return sqrt(-2.0 * ga_rng_log(u1)) * c;
+}
 
 // Standard gamma(alpha): Marsaglia and Tsang (2000); alpha < 1 by
-// gamma(alpha + 1) * u^(1/alpha).  The normal is Box-Muller's cos branch.
-GA_RNG_FN double ga_rng_gamma(const ga_rng_args *a, ga_rng_u64 k, double alpha) {
+// gamma(alpha + 1) * u^(1/alpha).
+GA_RNG_FN double ga_rng_gamma(ga_rng_sub *u, double alpha) {
   if (alpha <= 0.0) return 0.0;
   double boost = 1.0, al = alpha < 1.0 ? alpha + 1.0 : alpha;
+  if (alpha < 1.0) boost = pow(ga_rng_next(u) + GA_RNG_2M53, 1.0 / alpha);
   double d = al - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
-  for (ga_rng_u32 j = 0;; j++) {
-    ga_rng_w4 x4 = ga_philox(k, j, 0x47414d41u, a->k0, a->k1), u4 = ga_philox(k, j, 0x47414d42u, a->k0, a->k1);
-    if (j == 0 && alpha < 1.0) boost = pow(ga_rng_u64of(u4, 1) + 1.1102230246251565e-16, 1.0 / alpha);
-    double u1 = ga_rng_u64of(x4, 0) + 1.1102230246251565e-16, s, co;
-    ga_rng_sincospi(2.0 * ga_rng_u64of(x4, 1), &s, &co);
-    double x = sqrt(-2.0 * ga_rng_log(u1)) * co, v = 1.0 + c * x;
+  for (;;) {
+    double x = ga_rng_next_normal(u), v = 1.0 + c * x;
     if (v <= 0.0) continue;
     v = v * v * v;
-    double u = ga_rng_u64of(u4, 0);
-    if (u < 1.0 - 0.0331 * (x * x) * (x * x)) return d * v * boost;
-    if (ga_rng_log(u) < 0.5 * x * x + d * (1.0 - v + ga_rng_log(v))) return d * v * boost;
+    double w = ga_rng_next(u);
+    if (w < 1.0 - 0.0331 * (x * x) * (x * x)) return d * v * boost;
+    if (ga_rng_log(w) < 0.5 * x * x + d * (1.0 - v + ga_rng_log(v))) return d * v * boost;
   }
 }
 
 // Poisson(lambda): Knuth's product of uniforms below 10, Hormann's PTRS
 // (1993) from 10 on.
-GA_RNG_FN double ga_rng_poisson(const ga_rng_args *a, ga_rng_u64 k, double lam) {
+GA_RNG_FN double ga_rng_poisson(ga_rng_sub *u, double lam) {
   if (lam <= 0.0) return 0.0;
   if (lam < 10.0) {
     double e = exp(-lam), prod = 1.0, n = 0.0;
-    for (ga_rng_u32 j = 0;; j++) {
-      ga_rng_w4 w = ga_philox(k, j, 0x504f4953u, a->k0, a->k1);
-      for (int h = 0; h < 2; h++) {
-        prod *= ga_rng_u64of(w, h);
-        if (prod <= e) return n;
-        n += 1.0;
-      }
+    for (;;) {
+      prod *= ga_rng_next(u);
+      if (prod <= e) return n;
+      n += 1.0;
     }
   }
   double slam = sqrt(lam), loglam = ga_rng_log(lam);
   double b = 0.931 + 2.53 * slam, aa = -0.059 + 0.02483 * b, invalpha = 1.1239 + 1.1328 / (b - 3.4);
   double vr = 0.9277 - 3.6224 / (b - 2.0);
-  for (ga_rng_u32 j = 0;; j++) {
-    ga_rng_w4 w = ga_philox(k, j, 0x504f4953u, a->k0, a->k1);
-    double U = ga_rng_u64of(w, 0) - 0.5, V = ga_rng_u64of(w, 1);
+  for (;;) {
+    double U = ga_rng_next(u) - 0.5, V = ga_rng_next(u);
     double us = 0.5 - fabs(U);
     double kk = floor((2.0 * aa / us + b) * U + lam + 0.43);
     if (us >= 0.07 && V <= vr) return kk;
@@ -267,6 +302,166 @@ GA_RNG_FN double ga_rng_poisson(const ga_rng_args *a, ga_rng_u64 k, double lam) 
   }
 }
 
-GA_RNG_FN double ga_rng_reject(int dist, const ga_rng_args *a, ga_rng_u64 k) {
-  return dist == GA_RNG_GAMMA ? ga_rng_gamma(a, k, a->p0) : ga_rng_poisson(a, k, a->p0);
+// log k! - ((k + 1/2) log(k + 1) - (k + 1) + log(2 pi) / 2): Stirling's
+// tail, exactly (lgamma) below 10
+GA_RNG_FN double ga_rng_stirling_tail(double k) {
+  if (k < 10.0) return lgamma(k + 1.0) - (k + 0.5) * ga_rng_log(k + 1.0) + (k + 1.0) - 0.91893853320467274178;
+  double r = 1.0 / (k + 1.0), r2 = r * r;
+  return (1.0 / 12 - (1.0 / 360 - (1.0 / 1260) * r2) * r2) * r;
+}
+
+// Binomial(n, p): inversion (NumPy's, with its restart bound) when
+// n min(p, 1-p) < 10, else Hormann's BTRS (1993) with its exact
+// acceptance test written in ratios (no lgamma cancellation for large n).
+GA_RNG_FN double ga_rng_binomial(ga_rng_sub *u, double n, double p) {
+  if (n <= 0.0 || p <= 0.0) return 0.0;
+  if (p >= 1.0) return n;
+  int flip = p > 0.5;
+  double pp = flip ? 1.0 - p : p, q = 1.0 - pp, x;
+  if (n * pp < 10.0) {
+    double qn = exp(n * ga_rng_log(q)), np = n * pp, bound = fmin(n, np + 10.0 * sqrt(np * q + 1.0));
+    double px = qn, U = ga_rng_next(u);
+    x = 0.0;
+    while (U > px) {
+      x += 1.0;
+      if (x > bound) {
+        x = 0.0;
+        px = qn;
+        U = ga_rng_next(u);
+      } else {
+        U -= px;
+        px = ((n - x + 1.0) * pp * px) / (x * q);
+      }
+    }
+  } else {
+    double spq = sqrt(n * pp * q), b = 1.15 + 2.53 * spq, a = -0.0873 + 0.0248 * b + 0.01 * pp;
+    double c = n * pp + 0.5, vr = 0.92 - 4.2 / b, alpha = (2.83 + 5.1 / b) * spq, r = pp / q;
+    double m = floor((n + 1.0) * pp), nm = n - m + 1.0;
+    double h = (m + 0.5) * ga_rng_log((m + 1.0) / (r * nm)) + ga_rng_stirling_tail(m) + ga_rng_stirling_tail(n - m);
+    for (;;) {
+      double U = ga_rng_next(u) - 0.5, V = ga_rng_next(u), us = 0.5 - fabs(U);
+      double k = floor((2.0 * a / us + b) * U + c);
+      if (k < 0.0 || k > n) continue;
+      if (us >= 0.07 && V <= vr) { x = k; break; }
+      V = ga_rng_log(V * alpha / (a / (us * us) + b));
+      double nk = n - k + 1.0;
+      if (V <= h + (n + 1.0) * ga_rng_log(nm / nk) + (k + 0.5) * ga_rng_log(nk * r / (k + 1.0)) -
+                   ga_rng_stirling_tail(k) - ga_rng_stirling_tail(n - k)) { x = k; break; }
+    }
+  }
+  return flip ? n - x : x;
+}
+
+// Hypergeometric(good, bad, sample): NumPy's legacy pair, the urn walk
+// (HYP) for samples up to 10 and ratio of uniforms (HRUA, Stadlober) above.
+GA_RNG_FN double ga_rng_hypergeometric(ga_rng_sub *u, double good, double bad, double sample) {
+  if (sample <= 0.0 || good <= 0.0) return 0.0;
+  if (bad <= 0.0) return sample;
+  double z;
+  if (sample <= 10.0) {
+    double d1 = bad + good - sample, d2 = fmin(bad, good), y = d2, k = sample;
+    while (y > 0.0) {
+      y -= floor(ga_rng_next(u) + y / (d1 + k));
+      k -= 1.0;
+      if (k == 0.0) break;
+    }
+    z = d2 - y;
+    if (good > bad) z = sample - z;
+    return z;
+  }
+  const double D1 = 1.7155277699214135, D2 = 0.8989161620588988;
+  double mingb = fmin(good, bad), pop = good + bad, maxgb = fmax(good, bad), m = fmin(sample, pop - sample);
+  double d4 = mingb / pop, d5 = 1.0 - d4, d6 = m * d4 + 0.5;
+  double d7 = sqrt((pop - m) * sample * d4 * d5 / (pop - 1.0) + 0.5), d8 = D1 * d7 + D2;
+  double d9 = floor((m + 1.0) * (mingb + 1.0) / (pop + 2.0));
+  double d10 = lgamma(d9 + 1.0) + lgamma(mingb - d9 + 1.0) + lgamma(m - d9 + 1.0) + lgamma(maxgb - m + d9 + 1.0);
+  double d11 = fmin(fmin(m, mingb) + 1.0, floor(d6 + 16.0 * d7));
+  for (;;) {
+    double X = ga_rng_next(u), Y = ga_rng_next(u), W = d6 + d8 * (Y - 0.5) / X;
+    if (W < 0.0 || W >= d11) continue;
+    z = floor(W);
+    double T = d10 - (lgamma(z + 1.0) + lgamma(mingb - z + 1.0) + lgamma(m - z + 1.0) + lgamma(maxgb - m + z + 1.0));
+    if (X * (4.0 - X) - 3.0 <= T) break;
+    if (X * (X - T) >= 1.0) continue;
+    if (X > 0.0 && 2.0 * ga_rng_log(X) <= T) break;
+  }
+  if (good > bad) z = m - z;
+  if (m < sample) z = good - z;
+  return z;
+}
+
+// Logarithmic series(p): Kemp's second method (NumPy's)
+GA_RNG_FN double ga_rng_logseries(ga_rng_sub *u, double p) {
+  if (p <= 0.0) return 1.0;
+  double r = log1p(-p);
+  for (;;) {
+    double V = ga_rng_next(u);
+    if (V >= p) return 1.0;
+    double q = -expm1(r * ga_rng_next(u));
+    if (V <= q * q) {
+      double x = floor(1.0 + ga_rng_log(V) / ga_rng_log(q));
+      if (x < 1.0 || V == 0.0) continue;
+      return x;
+    }
+    return V >= q ? 1.0 : 2.0;
+  }
+}
+
+// Zipf(a), a > 1: Devroye's rejection (NumPy's), values beyond int64 redrawn
+GA_RNG_FN double ga_rng_zipf(ga_rng_sub *u, double a) {
+  if (a >= 1025.0) return 1.0;
+  double am1 = a - 1.0, b = pow(2.0, am1);
+  for (;;) {
+    double U = 1.0 - ga_rng_next(u), V = ga_rng_next(u), X = floor(pow(U, -1.0 / am1));
+    if (X > 9.2233720368547748e18 || X < 1.0) continue;
+    double T = pow(1.0 + 1.0 / X, am1);
+    if (V * X * (T - 1.0) / (b - 1.0) <= T / b) return X;
+  }
+}
+
+// von Mises(mu, kappa) on [-pi, pi]: Best and Fisher (1979) as NumPy 1.21+
+// (a uniform angle below kappa 1e-8, a wrapped normal above 1e6)
+GA_RNG_FN double ga_rng_vonmises(ga_rng_sub *u, double kappa, double mu) {
+  const double PI = 3.14159265358979323846;
+  if (kappa < 1e-8) return PI * (2.0 * ga_rng_next(u) - 1.0);
+  double s, W;
+  if (kappa > 1e6) {
+    double x = mu + sqrt(1.0 / kappa) * ga_rng_next_normal(u);
+    if (x < -PI) x += 2.0 * PI;
+    if (x > PI) x -= 2.0 * PI;
+    return x;
+  }
+  if (kappa < 1e-5) s = 1.0 / kappa + kappa;
+  else {
+    double r = 1.0 + sqrt(1.0 + 4.0 * kappa * kappa), rho = (r - sqrt(2.0 * r)) / (2.0 * kappa);
+    s = (1.0 + rho * rho) / (2.0 * rho);
+  }
+  for (;;) {
+    double sn, Z;
+    ga_rng_sincospi(ga_rng_next(u), &sn, &Z);
+    W = (1.0 + s * Z) / (s + Z);
+    double Y = kappa * (s - W), V = ga_rng_next(u);
+    if (Y * (2.0 - Y) - V >= 0.0 || (V > 0.0 && ga_rng_log(Y / V) + 1.0 - Y >= 0.0)) break;
+  }
+  double x = acos(W);
+  if (ga_rng_next(u) < 0.5) x = -x;
+  x += mu;
+  int neg = x < 0.0;
+  double mod = fmod(fabs(x) + PI, 2.0 * PI) - PI;
+  return neg ? -mod : mod;
+}
+
+// value i of a rejection draw, from stream word k
+GA_RNG_FN double ga_rng_reject(int dist, const ga_rng_args *a, ga_rng_u64 k, ga_rng_u64 i) {
+  double p0 = a->pa ? a->pa[i] : a->p0, p1 = a->pb ? a->pb[i] : a->p1;
+  ga_rng_sub u = ga_rng_sub_open(a, k, dist);
+  switch (dist) {
+  case GA_RNG_GAMMA: return ga_rng_gamma(&u, p0);
+  case GA_RNG_POISSON: return ga_rng_poisson(&u, p0);
+  case GA_RNG_BINOMIAL: return ga_rng_binomial(&u, p0, p1);
+  case GA_RNG_HYPERGEOMETRIC: return ga_rng_hypergeometric(&u, p0, p1, (double)a->ilow);
+  case GA_RNG_LOGSERIES: return ga_rng_logseries(&u, p0);
+  case GA_RNG_ZIPF: return ga_rng_zipf(&u, p0);
+  default: return ga_rng_vonmises(&u, p0, p1);
+  }
 }

@@ -47,7 +47,8 @@ describe("the Philox4x32-10 stream", function()
     for _, c in ipairs { { 0, "float32" }, { 0, "float64" }, { 1, "float32" }, { 1, "float64" }, { 4, "float32" },
                          { 4, "float64" }, { 2, "int64", 6 }, { 2, "int64", 0 }, { 2, "uint64", 1 << 40 },
                          { 2, "int8", 100 }, { 2, "int32", 7 }, { 3, "uint32" }, { 5, "float32" },
-                         { 5, "float64" }, { 6, "int64" } } do
+                         { 5, "float64" }, { 6, "int64" }, { 7, "int64" }, { 8, "int64" }, { 9, "int64" },
+                         { 10, "int64" }, { 11, "float32" }, { 11, "float64" } } do
       assert.is_true(core._compile_random(c[1], c[2], c[3], 90) > 0, c[1] .. " " .. c[2])
     end
   end)
@@ -141,6 +142,130 @@ helper.each_device(function(xp, dev)
       for j, want in ipairs { 1 / 6, 2 / 6, 3 / 6 } do assert.is_true(math.abs(m[j] - want) < 0.002, tostring(m[j])) end
       assert.is_true(math.abs(d:sum(2):min():item() - 1) < 1e-12)
     end)
+    -- zeta(s) by the series and the Euler-Maclaurin tail (to ~1e-12)
+    local function zeta(z)
+      local n, acc = 1000, 0
+      for k = 1, n - 1 do acc = acc + k ^ -z end
+      return acc + n ^ (1 - z) / (z - 1) + 0.5 * n ^ -z + z / 12 * n ^ (-z - 1)
+    end
+    -- modified Bessel I_v(x) by its series
+    local function besseli(v, x)
+      local term, acc = (x / 2) ^ v, 0
+      for i = 2, v do term = term / i end   -- (x/2)^v / v!
+      for k = 0, 200 do
+        if k > 0 then term = term * (x / 2) ^ 2 / (k * (k + v)) end
+        acc = acc + term
+      end
+      return acc
+    end
+    it("binomial (inversion and BTRS, p on both sides of 1/2), negative binomial, hypergeometric (HYP, HRUA)",
+       function()
+      R.seed(21)
+      moments(R.binomial(10, 0.3, N), 3, 2.1, 3 + (1 - 6 * 0.21) / 2.1)
+      moments(R.binomial(1000, 0.3, N), 300, 210, 3 + (1 - 6 * 0.21) / 210)
+      moments(R.binomial(5000, 0.9, N), 4500, 450, 3 + (1 - 6 * 0.09) / 450)
+      moments(R.binomial(1 << 40, 0.25, N), 2 ^ 38, 2 ^ 40 * 0.1875, 3)
+      local n, p = 5, 0.3
+      local nbm, nbv = n * (1 - p) / p, n * (1 - p) / p ^ 2
+      moments(R.negative_binomial(n, p, N), nbm, nbv, 3 + 6 / n + p * p / (n * (1 - p)))
+      local function hyper(good, bad, m)
+        local t = good + bad
+        local mean, var = m * good / t, m * good * bad * (t - m) / (t * t * (t - 1))
+        moments(R.hypergeometric(good, bad, m, N), mean, var, 3.5)
+      end
+      hyper(10, 5, 6)
+      hyper(5, 30, 8)
+      hyper(1000, 500, 600)
+      hyper(40, 2000, 1900)
+    end)
+    it("logseries, zipf, von Mises, multinomial, multivariate normal", function()
+      R.seed(22)
+      local p = 0.6
+      local a = -1 / math.log(1 - p)
+      local lm = a * p / (1 - p)
+      moments(R.logseries(p, N), lm, a * p * (1 - a * p) / (1 - p) ^ 2, 12)
+      local z = 7
+      local zm, z2, z3, z4 = zeta(z - 1) / zeta(z), zeta(z - 2) / zeta(z), zeta(z - 3) / zeta(z), zeta(z - 4) / zeta(z)
+      local zv = z2 - zm * zm
+      local zk = (z4 - 4 * zm * z3 + 6 * zm * zm * z2 - 3 * zm ^ 4) / (zv * zv)
+      moments(R.zipf(z, N), zm, zv, zk)
+      -- von Mises: E cos(X - mu) = I1/I0, Var cos = (1 + I2/I0)/2 - (I1/I0)^2
+      for _, c in ipairs { { 0, 4 }, { 1, 0.5 }, { -2, 30 } } do
+        local mu, k = c[1], c[2]
+        local A = besseli(1, k) / besseli(0, k)
+        local x = R.vonmises(mu, k, N)
+        local h = ga.asnumpy(x)
+        assert.is_true(h:min():item() >= -math.pi and h:max():item() <= math.pi)
+        local cv = (1 + besseli(2, k) / besseli(0, k)) / 2 - A * A
+        moments(xp.cos(xp.subtract(x, mu)), A, cv, 6)
+      end
+      local m = ga.asnumpy(R.multinomial(20, { 0.2, 0.3, 0.5 }, N // 10)):astype("float64")
+      local mm = m:mean(1):tolist()
+      for j, pj in ipairs { 0.2, 0.3, 0.5 } do
+        assert.is_true(math.abs(mm[j] - 20 * pj) < 6 * math.sqrt(20 * pj * (1 - pj) / (N // 10)), tostring(mm[j]))
+      end
+      assert.are.equal(20, m:sum(2):min():item()); assert.are.equal(20, m:sum(2):max():item())
+      local mv = ga.asnumpy(R.multivariate_normal({ 1, -2 }, { { 2, 0.6 }, { 0.6, 1 } }, N // 4))
+      local mean = mv:mean(1):tolist()
+      assert.is_true(math.abs(mean[1] - 1) < 6 * math.sqrt(2 / (N // 4)))
+      assert.is_true(math.abs(mean[2] + 2) < 6 * math.sqrt(1 / (N // 4)))
+      local c = mv - mv:mean(1)
+      local cov = (ga.host.matmul(c.T, c) / (N // 4)):tolist()
+      assert.is_true(math.abs(cov[1][2] - 0.6) < 0.02 and math.abs(cov[1][1] - 2) < 0.03, tostring(cov[1][2]))
+      -- semi-definite: cholesky falls back to the eigen factor, both coordinates equal
+      local s = ga.asnumpy(R.multivariate_normal({ 0, 0 }, { { 1, 1 }, { 1, 1 } }, 100))
+      assert.is_true(ga.host.abs(s[{ {}, 1 }] - s[{ {}, 2 }]):max():item() < 1e-12)
+    end)
+    it("array parameters: each value draws with its own (gamma, poisson, binomial)", function()
+      R.seed(23)
+      local g = ga.asnumpy(R.standard_gamma(xp.array({ 0.5, 2, 9 }), { N // 4, 3 })):mean(1):tolist()
+      for j, k in ipairs { 0.5, 2, 9 } do assert.is_true(math.abs(g[j] - k) < 6 * math.sqrt(k / (N // 4)), tostring(g[j])) end
+      local po = ga.asnumpy(R.poisson({ { 1 }, { 40 } }, { 2, N // 4 })):astype("float64"):mean(2):tolist()
+      assert.is_true(math.abs(po[1] - 1) < 6 * math.sqrt(1 / (N // 4)))
+      assert.is_true(math.abs(po[2] - 40) < 6 * math.sqrt(40 / (N // 4)))
+      local b = ga.asnumpy(R.binomial(xp.array({ 10, 200 }), xp.array({ 0.5, 0.1 }), { N // 4, 2 }))
+      local bm = b:astype("float64"):mean(1):tolist()
+      assert.is_true(math.abs(bm[1] - 5) < 6 * math.sqrt(2.5 / (N // 4)) and math.abs(bm[2] - 20) < 6 * math.sqrt(18 / (N // 4)))
+    end)
+    it("chi-square against the exact pmf: binomial, hypergeometric, poisson", function()
+      R.seed(24)
+      -- buckets lo+1 .. hi-1 one by one, <= lo and >= hi lumped (every
+      -- expected count >= 50); the bounds are chi-square quantiles at p = 1e-6
+      local function chi2pmf(values, pmf, lo, hi)
+        local counts, n = {}, #values
+        for k = lo, hi do counts[k] = 0 end
+        for _, v in ipairs(values) do local k = math.max(lo, math.min(v, hi)); counts[k] = counts[k] + 1 end
+        local e, below = {}, 0
+        for k = 0, lo do below = below + pmf(k) end
+        e[lo] = below
+        local mid = below
+        for k = lo + 1, hi - 1 do e[k] = pmf(k); mid = mid + e[k] end
+        e[hi] = 1 - mid
+        local s = 0
+        for k = lo, hi do
+          assert.is_true(n * e[k] >= 50, "bucket " .. k)
+          s = s + (counts[k] - n * e[k]) ^ 2 / (n * e[k])
+        end
+        return s
+      end
+      local function choose(n, k) local c = 1; for i = 1, k do c = c * (n - k + i) / i end return c end
+      local stat = chi2pmf(list(R.binomial(10, 0.3, 200000)),
+                           function(k) return choose(10, k) * 0.3 ^ k * 0.7 ^ (10 - k) end, 0, 8)
+      assert.is_true(stat < 40.8, "binomial " .. stat)   -- df 8
+      stat = chi2pmf(list(R.binomial(40, 0.45, 200000)),   -- BTRS (n p >= 10)
+                     function(k) return choose(40, k) * 0.45 ^ k * 0.55 ^ (40 - k) end, 8, 28)
+      assert.is_true(stat < 62.5, "binomial BTRS " .. stat)   -- df 20
+      stat = chi2pmf(list(R.hypergeometric(30, 20, 25, 200000)),   -- HRUA
+                     function(k) return choose(30, k) * choose(20, 25 - k) / choose(50, 25) end, 9, 21)
+      assert.is_true(stat < 45.3, "hypergeometric " .. stat)   -- df 12
+      local lam = 3.5
+      stat = chi2pmf(list(R.poisson(lam, 200000)), function(k)
+        local f = math.exp(-lam)
+        for i = 1, k do f = f * lam / i end
+        return f
+      end, 0, 11)
+      assert.is_true(stat < 49.6, "poisson " .. stat)   -- df 11
+    end)
     it("Kolmogorov-Smirnov: uniform, normal, exponential", function()
       R.seed(4)
       local n = 100000
@@ -148,6 +273,7 @@ helper.each_device(function(xp, dev)
       assert.is_true(ks(list(R.standard_normal(n, "float32")), phi) < KS_LIMIT)
       assert.is_true(ks(list(R.standard_normal(n)), phi) < KS_LIMIT)
       assert.is_true(ks(list(R.standard_exponential(n)), function(v) return 1 - math.exp(-v) end) < KS_LIMIT)
+      assert.is_true(ks(list(R.standard_gamma(2, n)), function(v) return 1 - math.exp(-v) * (1 + v) end) < KS_LIMIT)
     end)
     it("chi-square: randint on a die, a range wider than 32 bits and int8", function()
       R.seed(5)
@@ -243,6 +369,30 @@ helper.each_device(function(xp, dev)
       { function() R.permutation(-1) end, "permutation: n must be a non-negative integer" },
       { function() R.shuffle(3) end, "shuffle: expected an array, got number" },
       { function() R.bytes(-1) end, "bytes: n must be a non-negative integer" },
+      { function() R.binomial(10, 1.5, 3) end, "binomial: p > 1" },
+      { function() R.binomial(2.5, 0.5, 3) end, "binomial: n must be an integer, got 2.5" },
+      { function() R.binomial(-1, 0.5, 3) end, "binomial: n < 0" },
+      { function() R.binomial(10, 0 / 0, 3) end, "binomial: p is NaN" },
+      { function() R.binomial(xp.array({ 3, 4 }), 0.5, 3) end, "binomial: a parameter of shape {2} does not broadcast to size {3}" },
+      { function() R.negative_binomial(5, 0, 3) end, "negative_binomial: p must be > 0" },
+      { function() R.negative_binomial(0, 0.5, 3) end, "negative_binomial: n must be > 0" },
+      { function() R.hypergeometric(5, 5, 11, 3) end, "hypergeometric: ngood + nbad < nsample" },
+      { function() R.hypergeometric(-1, 5, 1, 3) end, "hypergeometric: ngood must be a non-negative integer" },
+      { function() R.logseries(1, 3) end, "logseries: p >= 1" },
+      { function() R.zipf(1, 3) end, "zipf: a must be > 1" },
+      { function() R.vonmises(0, -1, 3) end, "vonmises: kappa < 0" },
+      { function() R.poisson(1e16, 3) end, "poisson: lam value too large" },
+      { function() R.gamma(1 / 0, 1, 3) end, "gamma: shape is infinite" },
+      { function() R.multinomial(10, { 0.7, 0.6, 0.1 }, 3) end, "multinomial: sum(pvals[1:k-1]) > 1" },
+      { function() R.multinomial(10, { 0.5, -0.1 }, 3) end, "multinomial: pvals[2] must be a probability in [0, 1]" },
+      { function() R.multivariate_normal({ 0, 0 }, { { 1, 2 }, { 2, 1 } }, 3, "raise") end,
+        "multivariate_normal: covariance is not symmetric positive-semidefinite" },
+      { function() R.multivariate_normal({ 0, 0 }, { { 1 }, { 0, 1 } }, 3) end,
+        "multivariate_normal: cov must be a square 2-d table or array" },
+      { function() R.multivariate_normal({ 0 }, { { 1 } }, 3, "ignore", 1e-8, "qr") end,
+        "multivariate_normal: method must be 'cholesky', 'eigh' or 'svd'" },
+      { function() R.default_rng(1):permuted(xp.zeros({ 2, 2 }), 3) end,
+        "permuted: axis 3 is out of bounds for a 2-d array" },
       { function() R.standard_gamma(-1, 3) end, "standard_gamma: shape < 0" },
       { function() R.gamma(2, 0 / 0, 3) end, "gamma: scale is NaN" },
       { function() R.poisson(-1, 3) end, "poisson: lam < 0" },
@@ -306,11 +456,20 @@ describe("host == GPU", function()
       end
     end)
   end
-  it("gamma and poisson: the GPU's values are the host's (but for acceptance tests within an ulp)", function()
+  it("rejection draws: the GPU's values are the host's (but for acceptance tests within an ulp)", function()
     for _, c in ipairs { { function(R) return R.standard_gamma(0.7, 20000) end },
                          { function(R) return R.standard_gamma(4, 20000, "float32") end },
                          { function(R) return R.poisson(3, 20000) end },
-                         { function(R) return R.poisson(400, 20000) end } } do
+                         { function(R) return R.poisson(400, 20000) end },
+                         { function(R) return R.binomial(20, 0.3, 20000) end },
+                         { function(R) return R.binomial(1000000, 0.6, 20000) end },
+                         { function(R) return R.binomial(R == ga.random and ga.array({ 5, 500 }) or
+                                                          ga.host.array({ 5, 500 }), 0.5, { 10000, 2 }):ravel() end },
+                         { function(R) return R.hypergeometric(8, 9, 7, 20000) end },
+                         { function(R) return R.hypergeometric(800, 900, 700, 20000) end },
+                         { function(R) return R.logseries(0.9, 20000) end },
+                         { function(R) return R.zipf(2.5, 20000) end },
+                         { function(R) return R.vonmises(1, 3, 20000) end } } do
       local d, h = both(c[1])
       local dl, hl, same = d:get():tolist(), h:tolist(), 0
       for i = 1, #hl do

@@ -27,8 +27,11 @@
 -- `choice(n)` and `permutation(n)` draw the values 0 .. n-1 (as `arange`).
 -- @module gpuarray.random
 local core = require "gpuarray.core"
+local is_array = require("gpuarray.util").is_array
 
+-- the draws of kernels/ga_philox.cuh (GA_RNG_*)
 local UNIFORM, NORMAL, INT, BITS, EXPONENTIAL, GAMMA, POISSON = 0, 1, 2, 3, 4, 5, 6
+local BINOMIAL, HYPERGEOMETRIC, LOGSERIES, ZIPF, VONMISES = 7, 8, 9, 10, 11
 local MASK32 = 0xffffffff
 
 local function splitmix64(x)
@@ -55,7 +58,7 @@ local function key_of(fname, s)
     if not i then error(fname .. ": a seed must be an integer, got " .. tostring(s), 3) end
     return splitmix64(i)
   end
-  if t == "table" or (t == "userdata" and core.is_array and core.is_array(s)) then
+  if t == "table" or is_array(s) then
     local list = t == "table" and s or s:tolist()
     if type(list) ~= "table" then list = { list } end
     local acc = 0
@@ -102,8 +105,6 @@ local INT_RANGE = {
   int32 = { -2147483648, 2147483647 }, uint32 = { 0, 4294967295 },
   int64 = { math.mininteger, math.maxinteger }, uint64 = { 0, math.maxinteger },
 }
-
-local function is_array(x) return type(x) == "userdata" and getmetatable(x) == core.ndarray_mt end
 
 -- the message for a bad scalar parameter, or nil
 local function number_problem(fname, what, v, rule)
@@ -426,102 +427,487 @@ local function build(mk, is_host)
     return v
   end
 
-  --- Standard gamma values (shape `k`, scale 1): Marsaglia-Tsang, exact
-  -- (each value redraws from attempts of its own; see kernels/ga_philox.cuh).
+  -- a rejection draw's parameter: a finite number or an array (a table
+  -- becomes one), checked against `rule`
+  local function rparam(fname, what, v, rule)
+    if type(v) == "table" or is_array(v) then
+      v = as_param(fname, what, v, rule)
+      local g = ga_()
+      if g.any(g.isinf(v)):item() then error(fname .. ": " .. what .. " is infinite", 3) end
+      return v
+    end
+    local msg = number_problem(fname, what, v, rule)
+    if msg then error(msg, 3) end
+    if v == math.huge or v == -math.huge then error(fname .. ": " .. what .. " is infinite", 3) end
+    return v
+  end
+
+  local function shape_str(sh)
+    local t = {}
+    for i = 1, #sh do t[i] = tostring(sh[i]) end
+    return "{" .. table.concat(t, ", ") .. "}"
+  end
+
+  -- a rejection draw of `shape`; an array parameter gives each value its
+  -- own (broadcast to `shape`, as a contiguous float64 array)
+  local function reject(st, fname, shape, dtype, dist, p0, p1, ilow)
+    local function per(v)
+      if not is_array(v) then return v end
+      local g = ga_()
+      local ok, b = pcall(g.broadcast_to, v, shape)
+      if not ok then
+        error(fname .. ": a parameter of shape " .. shape_str(v.shape) .. " does not broadcast to size " ..
+              shape_str(shape), 4)
+      end
+      return g.ascontiguousarray(b, "float64")
+    end
+    return draw(st, shape, dtype, dist, per(p0), per(p1), ilow)
+  end
+  --- Standard gamma values (shape `k`, scale 1): Marsaglia and Tsang's
+  -- method, exact (shape < 1 by the boost gamma(k + 1) u^(1/k)).
   -- @function RandomState:standard_gamma
-  -- @tparam number shape > 0 (a Lua number)
-  -- @param[opt] size an integer or a shape table
-  -- @tparam[opt="float64"] string dtype float32 or float64
+  -- @tparam number|ndarray shape k >= 0 (an array broadcasts: each value its own)
+  -- @param[opt] size an integer or a shape table (default: the shape's)
+  -- @tparam[opt="float64"] string dtype
+  -- @treturn ndarray
   -- @usage
-  -- local rs = ga.random.RandomState(1)
-  -- print(rs:standard_gamma(2, 3):min():item() > 0)   --> true
+  -- print(ga.random.RandomState(1):standard_gamma(2, 4).shape[1])   --> 4
   function State:standard_gamma(shape, size, dtype)
     local fname = "standard_gamma"
-    shape = scalar(fname, "shape", shape, "nonneg")
-    return draw(self, shape_of(fname, size), float_dtype(fname, dtype), GAMMA, shape, 0)
+    shape = rparam(fname, "shape", shape, "nonneg")
+    return reject(self, fname, shape_of(fname, params_shape(size, shape)), float_dtype(fname, dtype), GAMMA, shape, 0)
   end
 
   --- Gamma values with `shape` and `scale`.
   -- @function RandomState:gamma
+  -- @tparam number|ndarray shape >= 0
+  -- @tparam[opt=1] number|ndarray scale >= 0
+  -- @param[opt] size
+  -- @tparam[opt="float64"] string dtype
+  -- @treturn ndarray
   -- @usage
-  -- local rs = ga.random.RandomState(1)
-  -- print(rs:gamma(2, 3, 4).size)   --> 4
+  -- print(ga.random.RandomState(1):gamma(2, 3, {2, 2}).shape[2])   --> 2
   function State:gamma(shape, scale, size, dtype)
     local fname = "gamma"
-    shape = scalar(fname, "shape", shape, "nonneg")
-    scale = scalar(fname, "scale", scale or 1.0, "nonneg")
-    local g = draw(self, shape_of(fname, size), float_dtype(fname, dtype), GAMMA, shape, 0)
+    shape = rparam(fname, "shape", shape, "nonneg")
+    scale = rparam(fname, "scale", scale or 1.0, "nonneg")
+    local sh = shape_of(fname, params_shape(size, shape, scale))
+    local g = reject(self, fname, sh, float_dtype(fname, dtype), GAMMA, shape, 0)
     return scale == 1 and g or ga_().multiply(g, scale)
   end
 
   --- Beta values: X / (X + Y), X ~ gamma(a), Y ~ gamma(b).
   -- @function RandomState:beta
+  -- @tparam number|ndarray a > 0
+  -- @tparam number|ndarray b > 0
+  -- @param[opt] size
+  -- @tparam[opt="float64"] string dtype
+  -- @treturn ndarray
   -- @usage
-  -- local rs = ga.random.RandomState(1)
-  -- print(rs:beta(2, 5, 3):max():item() < 1)   --> true
+  -- print(ga.random.RandomState(1):beta(2, 5, 3).shape[1])   --> 3
   function State:beta(a, b, size, dtype)
     local fname = "beta"
-    a, b = scalar(fname, "a", a, "pos"), scalar(fname, "b", b, "pos")
-    local shape, dt = shape_of(fname, size), float_dtype(fname, dtype)
-    local x = draw(self, shape, dt, GAMMA, a, 0)
-    local y = draw(self, shape, dt, GAMMA, b, 0)
+    a, b = rparam(fname, "a", a, "pos"), rparam(fname, "b", b, "pos")
+    local shape, dt = shape_of(fname, params_shape(size, a, b)), float_dtype(fname, dtype)
+    local x = reject(self, fname, shape, dt, GAMMA, a, 0)
+    local y = reject(self, fname, shape, dt, GAMMA, b, 0)
     local g = ga_()
     return g.divide(x, g.add(x, y))
   end
 
   --- Chi-square values with `df` degrees of freedom (2 gamma(df / 2)).
   -- @function RandomState:chisquare
+  -- @tparam number|ndarray df > 0
+  -- @param[opt] size
+  -- @tparam[opt="float64"] string dtype
+  -- @treturn ndarray
   -- @usage
-  -- local rs = ga.random.RandomState(1)
-  -- print(rs:chisquare(3, 4).size)   --> 4
+  -- print(ga.random.RandomState(1):chisquare(3, 5).shape[1])   --> 5
   function State:chisquare(df, size, dtype)
     local fname = "chisquare"
-    df = scalar(fname, "df", df, "pos")
-    return ga_().multiply(draw(self, shape_of(fname, size), float_dtype(fname, dtype), GAMMA, df / 2, 0), 2)
+    df = rparam(fname, "df", df, "pos")
+    local g = ga_()
+    local half = type(df) == "number" and df / 2 or g.divide(df, 2)
+    return g.multiply(reject(self, fname, shape_of(fname, params_shape(size, df)), float_dtype(fname, dtype), GAMMA,
+                             half, 0), 2)
   end
 
   --- F values: (chi2(dfnum) / dfnum) / (chi2(dfden) / dfden).
   -- @function RandomState:f
+  -- @tparam number|ndarray dfnum > 0
+  -- @tparam number|ndarray dfden > 0
+  -- @param[opt] size
+  -- @tparam[opt="float64"] string dtype
+  -- @treturn ndarray
   -- @usage
-  -- local rs = ga.random.RandomState(1)
-  -- print(rs:f(5, 10, 3):min():item() > 0)   --> true
+  -- print(ga.random.RandomState(1):f(5, 10, 2).shape[1])   --> 2
   function State:f(dfnum, dfden, size, dtype)
     local fname = "f"
-    dfnum, dfden = scalar(fname, "dfnum", dfnum, "pos"), scalar(fname, "dfden", dfden, "pos")
-    local shape, dt = shape_of(fname, size), float_dtype(fname, dtype)
+    dfnum, dfden = rparam(fname, "dfnum", dfnum, "pos"), rparam(fname, "dfden", dfden, "pos")
+    local shape, dt = shape_of(fname, params_shape(size, dfnum, dfden)), float_dtype(fname, dtype)
     local g = ga_()
-    local x = draw(self, shape, dt, GAMMA, dfnum / 2, 0)
-    local y = draw(self, shape, dt, GAMMA, dfden / 2, 0)
+    local function half(v) return type(v) == "number" and v / 2 or g.divide(v, 2) end
+    local x = reject(self, fname, shape, dt, GAMMA, half(dfnum), 0)
+    local y = reject(self, fname, shape, dt, GAMMA, half(dfden), 0)
     return g.divide(g.multiply(x, dfden), g.multiply(y, dfnum))
   end
 
   --- Student's t values: N / sqrt(chi2(df) / df).
   -- @function RandomState:standard_t
+  -- @tparam number|ndarray df > 0
+  -- @param[opt] size
+  -- @tparam[opt="float64"] string dtype
+  -- @treturn ndarray
   -- @usage
-  -- local rs = ga.random.RandomState(1)
-  -- print(rs:standard_t(4, 3).size)   --> 3
+  -- print(ga.random.RandomState(1):standard_t(4, 3).shape[1])   --> 3
   function State:standard_t(df, size, dtype)
     local fname = "standard_t"
-    df = scalar(fname, "df", df, "pos")
-    local shape, dt = shape_of(fname, size), float_dtype(fname, dtype)
+    df = rparam(fname, "df", df, "pos")
+    local shape, dt = shape_of(fname, params_shape(size, df)), float_dtype(fname, dtype)
     local g = ga_()
+    local half = type(df) == "number" and df / 2 or g.divide(df, 2)
     local z = draw(self, shape, dt, NORMAL, 0, 1)
-    local c = draw(self, shape, dt, GAMMA, df / 2, 0)
-    return g.divide(z, g.sqrt(g.divide(c, df / 2)))
+    local c = reject(self, fname, shape, dt, GAMMA, half, 0)
+    return g.divide(z, g.sqrt(g.divide(c, half)))
   end
 
+  local LAM_MAX = 1e15   -- beyond, PTRS's int64 counts lose their meaning (NumPy's bound too)
+
   --- Poisson counts (int64) with mean `lam`: Knuth's method below 10,
-  -- Hormann's PTRS from 10 on, both exact.
+  -- Hormann's PTRS (transformed rejection) above; exact.
   -- @function RandomState:poisson
-  -- @tparam[opt=1] number lam >= 0 (a Lua number)
+  -- @tparam[opt=1] number|ndarray lam >= 0, at most 1e15
+  -- @param[opt] size
+  -- @treturn ndarray int64
   -- @usage
-  -- local rs = ga.random.RandomState(1)
-  -- print(rs:poisson(4, 5).dtype)   --> int64
+  -- print(ga.random.RandomState(1):poisson(3, 4).dtype)   --> int64
   function State:poisson(lam, size)
     local fname = "poisson"
-    lam = scalar(fname, "lam", lam or 1.0, "nonneg")
-    if lam > 1e15 then error(fname .. ": lam value too large", 2) end
-    return draw(self, shape_of(fname, size), "int64", POISSON, lam, 0)
+    lam = rparam(fname, "lam", lam or 1.0, "nonneg")
+    local big = type(lam) == "number" and lam > LAM_MAX or type(lam) ~= "number" and ga_().any(ga_().greater(lam, LAM_MAX)):item()
+    if big then error(fname .. ": lam value too large", 2) end
+    return reject(self, fname, shape_of(fname, params_shape(size, lam)), "int64", POISSON, lam, 0)
+  end
+
+  -- an integer count parameter: a non-negative integer, or an array of them
+  local function count_param(fname, what, v)
+    v = rparam(fname, what, v, "nonneg")
+    if type(v) == "number" then
+      if not math.tointeger(v) then error(fname .. ": " .. what .. " must be an integer, got " .. tostring(v), 3) end
+    else
+      local g = ga_()
+      if g.any(g.not_equal(g.floor(v), v)):item() then error(fname .. ": " .. what .. " must hold integers", 3) end
+    end
+    return v
+  end
+
+  local function prob_param(fname, what, v)
+    v = rparam(fname, what, v, "nonneg")
+    local g = ga_()
+    if type(v) == "number" and v > 1 or type(v) ~= "number" and g.any(g.greater(v, 1)):item() then
+      error(fname .. ": " .. what .. " > 1", 3)
+    end
+    return v
+  end
+
+  --- Binomial counts (int64): successes in `n` trials of probability `p`.
+  -- Inversion when n min(p, 1-p) < 10, else Hormann's BTRS; exact.
+  -- @function RandomState:binomial
+  -- @tparam integer|ndarray n trials, >= 0
+  -- @tparam number|ndarray p in [0, 1]
+  -- @param[opt] size
+  -- @treturn ndarray int64
+  -- @usage
+  -- print(ga.random.RandomState(1):binomial(10, 0.5, 3).shape[1])   --> 3
+  function State:binomial(n, p, size)
+    local fname = "binomial"
+    n, p = count_param(fname, "n", n), prob_param(fname, "p", p)
+    return reject(self, fname, shape_of(fname, params_shape(size, n, p)), "int64", BINOMIAL, n, p)
+  end
+
+  --- Negative binomial counts (int64): failures before the `n`-th success
+  -- (n > 0, real), as NumPy: poisson(gamma(n, (1 - p) / p)).
+  -- @function RandomState:negative_binomial
+  -- @tparam number|ndarray n > 0
+  -- @tparam number|ndarray p in (0, 1]
+  -- @param[opt] size
+  -- @treturn ndarray int64
+  -- @usage
+  -- print(ga.random.RandomState(1):negative_binomial(5, 0.5, 3).dtype)   --> int64
+  function State:negative_binomial(n, p, size)
+    local fname = "negative_binomial"
+    n, p = rparam(fname, "n", n, "pos"), prob_param(fname, "p", p)
+    local g = ga_()
+    if type(p) == "number" and p == 0 or type(p) ~= "number" and g.any(g.equal(p, 0)):item() then
+      error(fname .. ": p must be > 0", 2)
+    end
+    local shape = shape_of(fname, params_shape(size, n, p))
+    local y = g.multiply(reject(self, fname, shape, "float64", GAMMA, n, 0), g.divide(g.subtract(1, p), p))
+    if g.any(g.greater(y, LAM_MAX)):item() then error(fname .. ": the mean is too large (p too small)", 2) end
+    return draw(self, shape, "int64", POISSON, g.ascontiguousarray(y, "float64"), 0)
+  end
+
+  --- Hypergeometric counts (int64): good items in `nsample` drawn without
+  -- replacement from `ngood` good and `nbad` bad ones (NumPy's HYP for
+  -- samples up to 10, HRUA above).  The parameters are integers.
+  -- @function RandomState:hypergeometric
+  -- @tparam integer ngood >= 0
+  -- @tparam integer nbad >= 0
+  -- @tparam integer nsample in [0, ngood + nbad]
+  -- @param[opt] size
+  -- @treturn ndarray int64
+  -- @usage
+  -- print(ga.random.RandomState(1):hypergeometric(10, 5, 6, 2).shape[1])   --> 2
+  function State:hypergeometric(ngood, nbad, nsample, size)
+    local fname = "hypergeometric"
+    for _, c in ipairs { { "ngood", ngood }, { "nbad", nbad }, { "nsample", nsample } } do
+      local v = math.tointeger(c[2])
+      if not v or v < 0 then error(fname .. ": " .. c[1] .. " must be a non-negative integer", 2) end
+    end
+    if ngood > (1 << 52) or nbad > (1 << 52) then error(fname .. ": ngood + nbad is too large", 2) end
+    if nsample > ngood + nbad then error(fname .. ": ngood + nbad < nsample", 2) end
+    return draw(self, shape_of(fname, size), "int64", HYPERGEOMETRIC, ngood, nbad, math.tointeger(nsample))
+  end
+
+  --- Logarithmic series counts (int64 >= 1) with parameter `p` in [0, 1)
+  -- (Kemp's method, NumPy's).
+  -- @function RandomState:logseries
+  -- @tparam number|ndarray p in [0, 1)
+  -- @param[opt] size
+  -- @treturn ndarray int64
+  -- @usage
+  -- print(ga.random.RandomState(1):logseries(0.6, 3).dtype)   --> int64
+  function State:logseries(p, size)
+    local fname = "logseries"
+    p = prob_param(fname, "p", p)
+    if type(p) == "number" and p >= 1 or type(p) ~= "number" and ga_().any(ga_().greater_equal(p, 1)):item() then
+      error(fname .. ": p >= 1", 2)
+    end
+    return reject(self, fname, shape_of(fname, params_shape(size, p)), "int64", LOGSERIES, p, 0)
+  end
+
+  --- Zipf counts (int64 >= 1) with exponent `a` > 1 (Devroye's rejection,
+  -- NumPy's).
+  -- @function RandomState:zipf
+  -- @tparam number|ndarray a > 1
+  -- @param[opt] size
+  -- @treturn ndarray int64
+  -- @usage
+  -- print(ga.random.RandomState(1):zipf(2, 3).dtype)   --> int64
+  function State:zipf(a, size)
+    local fname = "zipf"
+    a = rparam(fname, "a", a, "pos")
+    if type(a) == "number" and a <= 1 or type(a) ~= "number" and ga_().any(ga_().less_equal(a, 1)):item() then
+      error(fname .. ": a must be > 1", 2)
+    end
+    return reject(self, fname, shape_of(fname, params_shape(size, a)), "int64", ZIPF, a, 0)
+  end
+
+  --- von Mises angles on [-pi, pi] with mode `mu` and concentration
+  -- `kappa` (Best and Fisher's rejection, as NumPy).
+  -- @function RandomState:vonmises
+  -- @tparam number|ndarray mu
+  -- @tparam number|ndarray kappa >= 0
+  -- @param[opt] size
+  -- @tparam[opt="float64"] string dtype
+  -- @treturn ndarray
+  -- @usage
+  -- print(ga.random.RandomState(1):vonmises(0, 4, 3).shape[1])   --> 3
+  function State:vonmises(mu, kappa, size, dtype)
+    local fname = "vonmises"
+    mu, kappa = rparam(fname, "mu", mu), rparam(fname, "kappa", kappa, "nonneg")
+    local shape = shape_of(fname, params_shape(size, mu, kappa))
+    return reject(self, fname, shape, float_dtype(fname, dtype), VONMISES, kappa, mu)
+  end
+
+  --- Multinomial counts (int64, shape `size` + {k}): `n` trials over the
+  -- k outcomes of probabilities `pvals` (sequential binomials; the last
+  -- outcome takes what remains, as NumPy).
+  -- @function RandomState:multinomial
+  -- @tparam integer n trials, >= 0
+  -- @tparam table|ndarray pvals k probabilities (those but the last sum to <= 1)
+  -- @param[opt] size
+  -- @treturn ndarray int64
+  -- @usage
+  -- local m = ga.random.RandomState(1):multinomial(20, {0.2, 0.3, 0.5}, 4)
+  -- print(m.shape[1], m.shape[2])   --> 4	3
+  function State:multinomial(n, pvals, size)
+    local fname = "multinomial"
+    local g = ga_()
+    local nn = math.tointeger(n)
+    if not nn or nn < 0 then error(fname .. ": n must be a non-negative integer", 2) end
+    if is_array(pvals) then pvals = pvals:tolist() end
+    if type(pvals) ~= "table" or #pvals == 0 then error(fname .. ": pvals must be a non-empty 1-d table or array", 2) end
+    local k, head = #pvals, 0
+    for j = 1, k do
+      local v = pvals[j]
+      if type(v) ~= "number" or v ~= v or v < 0 or v > 1 then
+        error(fname .. ": pvals[" .. j .. "] must be a probability in [0, 1]", 2)
+      end
+      if j < k then head = head + v end
+    end
+    if head > 1 + 1e-12 then error(fname .. ": sum(pvals[1:k-1]) > 1", 2) end
+    local shape = shape_of(fname, size)
+    local left, rest, parts = g.full(shape, nn, "float64"), 1.0, {}
+    for j = 1, k - 1 do
+      local q = rest > 0 and math.min(math.max(pvals[j] / rest, 0), 1) or 0
+      local x = draw(self, shape, "int64", BINOMIAL, g.ascontiguousarray(left, "float64"), q)
+      parts[j] = x
+      left = g.subtract(left, x)
+      rest = rest - pvals[j]
+    end
+    parts[k] = left:astype("int64")
+    return g.stack(parts, -1)
+  end
+
+  -- symmetric eigen decomposition of a small Lua matrix (cyclic Jacobi):
+  -- values, vectors (columns)
+  local function jacobi_eigen(a, d)
+    local v = {}
+    for i = 1, d do
+      v[i] = {}
+      for j = 1, d do v[i][j] = i == j and 1 or 0 end
+    end
+    for _ = 1, 100 do
+      local off = 0
+      for i = 1, d do for j = i + 1, d do off = off + a[i][j] * a[i][j] end end
+      if off < 1e-30 then break end
+      for p = 1, d do
+        for q = p + 1, d do
+          if a[p][q] ~= 0 then
+            local theta = (a[q][q] - a[p][p]) / (2 * a[p][q])
+            local t = (theta >= 0 and 1 or -1) / (math.abs(theta) + math.sqrt(theta * theta + 1))
+            local c = 1 / math.sqrt(t * t + 1)
+            local s = t * c
+            for r = 1, d do
+              local arp, arq = a[r][p], a[r][q]
+              a[r][p], a[r][q] = c * arp - s * arq, s * arp + c * arq
+            end
+            for r = 1, d do
+              local apr, aqr = a[p][r], a[q][r]
+              a[p][r], a[q][r] = c * apr - s * aqr, s * apr + c * aqr
+            end
+            for r = 1, d do
+              local vrp, vrq = v[r][p], v[r][q]
+              v[r][p], v[r][q] = c * vrp - s * vrq, s * vrp + c * vrq
+            end
+          end
+        end
+      end
+    end
+    local w = {}
+    for i = 1, d do w[i] = a[i][i] end
+    return w, v
+  end
+
+  --- Multivariate normal vectors (shape `size` + {d}): mean + A z with
+  -- A A^T = cov.  `method` "cholesky" (CuPy's default; a covariance that is
+  -- only semi-definite falls back to "eigh") or "eigh"/"svd" (A = V sqrt(w)
+  -- from the symmetric eigen decomposition).  The d x d factor is computed
+  -- on the host (d is small); the product runs where the array lives.
+  -- @function RandomState:multivariate_normal
+  -- @tparam table|ndarray mean d numbers
+  -- @tparam table|ndarray cov d x d, symmetric positive semi-definite
+  -- @param[opt] size
+  -- @tparam[opt="ignore"] string check_valid "warn", "raise" or "ignore" (not PSD)
+  -- @tparam[opt=1e-8] number tol
+  -- @tparam[opt="cholesky"] string method
+  -- @tparam[opt="float64"] string dtype
+  -- @treturn ndarray
+  -- @usage
+  -- local z = ga.random.RandomState(1):multivariate_normal({0, 0}, {{1, 0.5}, {0.5, 1}}, 5)
+  -- print(z.shape[1], z.shape[2])   --> 5	2
+  function State:multivariate_normal(mean, cov, size, check_valid, tol, method, dtype)
+    local fname = "multivariate_normal"
+    local g = ga_()
+    check_valid, tol, method = check_valid or "ignore", tol or 1e-8, method or "cholesky"
+    if check_valid ~= "ignore" and check_valid ~= "warn" and check_valid ~= "raise" then
+      error(fname .. ": check_valid must be 'warn', 'raise' or 'ignore'", 2)
+    end
+    if method ~= "cholesky" and method ~= "eigh" and method ~= "svd" then
+      error(fname .. ": method must be 'cholesky', 'eigh' or 'svd'", 2)
+    end
+    if is_array(mean) then mean = mean:tolist() end
+    if is_array(cov) then cov = cov:tolist() end
+    if type(mean) ~= "table" or #mean == 0 then error(fname .. ": mean must be a non-empty 1-d table or array", 2) end
+    local d = #mean
+    if type(cov) ~= "table" or #cov ~= d then error(fname .. ": mean and cov must have the same length", 2) end
+    local c = {}
+    for i = 1, d do
+      if type(mean[i]) ~= "number" or mean[i] ~= mean[i] then error(fname .. ": mean has a NaN or non-number", 2) end
+      if type(cov[i]) ~= "table" or #cov[i] ~= d then error(fname .. ": cov must be a square 2-d table or array", 2) end
+      c[i] = {}
+      for j = 1, d do
+        local v = cov[i][j]
+        if type(v) ~= "number" or v ~= v or v == math.huge or v == -math.huge then
+          error(fname .. ": cov has a NaN, infinite or non-number entry", 2)
+        end
+        c[i][j] = v
+      end
+    end
+    dtype = float_dtype(fname, dtype)
+    local shape = shape_of(fname, size)
+    -- the factor A (d x d, rows of Lua numbers)
+    local A
+    if method == "cholesky" then
+      A = {}
+      for i = 1, d do
+        A[i] = {}
+        for j = 1, d do A[i][j] = 0 end
+      end
+      for j = 1, d do
+        local s = c[j][j]
+        for k = 1, j - 1 do s = s - A[j][k] * A[j][k] end
+        if s <= 0 or s ~= s then A = nil; break end
+        A[j][j] = math.sqrt(s)
+        for i = j + 1, d do
+          local t = c[i][j]
+          for k = 1, j - 1 do t = t - A[i][k] * A[j][k] end
+          A[i][j] = t / A[j][j]
+        end
+      end
+    end
+    local sym = true
+    for i = 1, d do
+      for j = i + 1, d do
+        if math.abs(c[i][j] - c[j][i]) > tol * math.max(1, math.abs(c[i][j])) then sym = false end
+      end
+    end
+    if not A or check_valid ~= "ignore" then
+      local a = {}
+      for i = 1, d do
+        a[i] = {}
+        for j = 1, d do a[i][j] = 0.5 * (c[i][j] + c[j][i]) end
+      end
+      local w, v = jacobi_eigen(a, d)
+      local wmax = 0
+      for i = 1, d do wmax = math.max(wmax, math.abs(w[i])) end
+      local psd = sym
+      for i = 1, d do if w[i] < -tol * math.max(wmax, 1) then psd = false end end
+      if not psd then
+        if check_valid == "raise" then error(fname .. ": covariance is not symmetric positive-semidefinite", 2) end
+        if check_valid == "warn" then
+          io.stderr:write(fname .. ": warning: covariance is not symmetric positive-semidefinite\\n")
+        end
+      end
+      if not A then
+        A = {}
+        for i = 1, d do
+          A[i] = {}
+          for j = 1, d do A[i][j] = v[i][j] * math.sqrt(math.max(w[j], 0)) end
+        end
+      end
+    end
+    local full = {}
+    for i = 1, #shape do full[i] = shape[i] end
+    full[#full + 1] = d
+    local z = draw(self, full, dtype, NORMAL, 0, 1)
+    local At = {}
+    for i = 1, d do
+      At[i] = {}
+      for j = 1, d do At[i][j] = A[j][i] end
+    end
+    return g.add(g.matmul(z, g.array(At, dtype)), g.array(mean, dtype))
   end
 
   --- Geometric counts (int64, >= 1): trials up to the first success of
@@ -869,6 +1255,46 @@ local function build(mk, is_host)
   -- @function ga.random.dirichlet
   -- @usage
   -- print(ga.random.dirichlet({1, 1}, 2).shape[2])   --> 2
+  --- `RandomState:binomial` on the current device's global state (`ga.host.random.binomial`:
+  -- the host's); see RandomState:binomial for the arguments.
+  -- @function ga.random.binomial
+  -- @usage
+  -- print(ga.random.binomial(10, 0.5, 3).size)   --> 3
+  --- `RandomState:negative_binomial` on the current device's global state (`ga.host.random.negative_binomial`:
+  -- the host's); see RandomState:negative_binomial for the arguments.
+  -- @function ga.random.negative_binomial
+  -- @usage
+  -- print(ga.random.negative_binomial(4, 0.5, 3).size)   --> 3
+  --- `RandomState:hypergeometric` on the current device's global state (`ga.host.random.hypergeometric`:
+  -- the host's); see RandomState:hypergeometric for the arguments.
+  -- @function ga.random.hypergeometric
+  -- @usage
+  -- print(ga.random.hypergeometric(5, 5, 3, 3).size)   --> 3
+  --- `RandomState:logseries` on the current device's global state (`ga.host.random.logseries`:
+  -- the host's); see RandomState:logseries for the arguments.
+  -- @function ga.random.logseries
+  -- @usage
+  -- print(ga.random.logseries(0.5, 3).size)   --> 3
+  --- `RandomState:zipf` on the current device's global state (`ga.host.random.zipf`:
+  -- the host's); see RandomState:zipf for the arguments.
+  -- @function ga.random.zipf
+  -- @usage
+  -- print(ga.random.zipf(3, 3).size)   --> 3
+  --- `RandomState:vonmises` on the current device's global state (`ga.host.random.vonmises`:
+  -- the host's); see RandomState:vonmises for the arguments.
+  -- @function ga.random.vonmises
+  -- @usage
+  -- print(ga.random.vonmises(0, 1, 3).size)   --> 3
+  --- `RandomState:multinomial` on the current device's global state (`ga.host.random.multinomial`:
+  -- the host's); see RandomState:multinomial for the arguments.
+  -- @function ga.random.multinomial
+  -- @usage
+  -- print(ga.random.multinomial(5, {0.5, 0.5}, 3).shape[2])   --> 2
+  --- `RandomState:multivariate_normal` on the current device's global state (`ga.host.random.multivariate_normal`:
+  -- the host's); see RandomState:multivariate_normal for the arguments.
+  -- @function ga.random.multivariate_normal
+  -- @usage
+  -- print(ga.random.multivariate_normal({0}, {{1}}, 3).shape[1])   --> 3
   --- `RandomState:standard_gamma` on the current device's global state (`ga.host.random.standard_gamma`:
   -- the host's); see RandomState:standard_gamma for the arguments.
   -- @function ga.random.standard_gamma
@@ -1046,7 +1472,9 @@ local function build(mk, is_host)
                           "standard_exponential", "gumbel", "logistic", "laplace", "weibull", "pareto", "power",
                           "rayleigh", "standard_cauchy", "bytes", "choice", "permutation", "shuffle",
                           "standard_gamma", "gamma", "beta", "chisquare", "f", "standard_t", "poisson",
-                          "geometric", "triangular", "wald", "dirichlet" } do
+                          "geometric", "triangular", "wald", "dirichlet", "binomial", "negative_binomial",
+                          "hypergeometric", "logseries", "zipf", "vonmises", "multinomial",
+                          "multivariate_normal" } do
     local m = State[name]
     R[name] = function(...) return m(global(), ...) end
   end
@@ -1192,6 +1620,85 @@ local function build(mk, is_host)
   -- @usage
   -- print(ga.random.default_rng(1):geometric(0.5, 3).dtype)   --> int64
   function Gen:geometric(p, size) return bg(self):geometric(p, size) end
+
+  --- Binomial counts (see RandomState:binomial).
+  -- @function Generator:binomial
+  -- @usage
+  -- print(ga.random.default_rng(1):binomial(10, 0.5, 3).dtype)   --> int64
+  function Gen:binomial(n, p, size) return bg(self):binomial(n, p, size) end
+
+  --- Negative binomial counts (see RandomState:negative_binomial).
+  -- @function Generator:negative_binomial
+  -- @usage
+  -- print(ga.random.default_rng(1):negative_binomial(3, 0.5, 2).dtype)   --> int64
+  function Gen:negative_binomial(n, p, size) return bg(self):negative_binomial(n, p, size) end
+
+  --- Multinomial counts (see RandomState:multinomial).
+  -- @function Generator:multinomial
+  -- @usage
+  -- print(ga.random.default_rng(1):multinomial(10, {0.5, 0.5}, 2).shape[2])   --> 2
+  function Gen:multinomial(n, pvals, size) return bg(self):multinomial(n, pvals, size) end
+
+  --- Multivariate normal vectors (see RandomState:multivariate_normal).
+  -- @function Generator:multivariate_normal
+  -- @usage
+  -- print(ga.random.default_rng(1):multivariate_normal({0, 0}, {{1, 0}, {0, 1}}, 3).shape[1])   --> 3
+  function Gen:multivariate_normal(mean, cov, size, check_valid, tol, method, dtype)
+    return bg(self):multivariate_normal(mean, cov, size, check_valid, tol, method, dtype)
+  end
+
+  --- A copy of `x` with the values of each 1-d slice along `axis` shuffled
+  -- independently (every value anywhere when `axis` is nil), as NumPy's
+  -- `Generator.permuted`; with `out` (which may be `x` itself) the result
+  -- is written there and returned.
+  -- @function Generator:permuted
+  -- @tparam ndarray x
+  -- @tparam[opt] integer axis 1-based, negative from the end
+  -- @tparam[opt] ndarray out of x's shape
+  -- @treturn ndarray
+  -- @usage
+  -- local x = ga.arange(6):reshape({2, 3})
+  -- local y = ga.random.default_rng(1):permuted(x, 2)
+  -- print(ga.sort(y, 2):tolist()[1][3])   --> 2
+  function Gen:permuted(x, axis, out)
+    local fname = "permuted"
+    local g = ga_()
+    if type(x) == "table" then x = g.array(x) end
+    if not is_array(x) then error(fname .. ": expected an array, got " .. type(x), 2) end
+    if out ~= nil then
+      if not is_array(out) then error(fname .. ": out must be an array", 2) end
+      if shape_str(out.shape) ~= shape_str(x.shape) then
+        error(fname .. ": out has shape " .. shape_str(out.shape) .. ", x has " .. shape_str(x.shape), 2)
+      end
+    end
+    local res
+    if axis == nil or x.ndim <= 1 then
+      local flat = g.ravel(x)
+      res = g.take(flat, perm_indices(bg(self), flat.size)):reshape(x.shape)
+    else
+      local ax = math.tointeger(axis)
+      if not ax or ax == 0 or ax > x.ndim or ax < -x.ndim then
+        error(fname .. ": axis " .. tostring(axis) .. " is out of bounds for a " .. x.ndim .. "-d array", 2)
+      end
+      if ax < 0 then ax = x.ndim + 1 + ax end
+      -- the axis last, rows of length L; each row sorted by keys of its own
+      local m = g.moveaxis(x, ax, -1)
+      local msh = m.shape
+      local L = msh[#msh]
+      local rows = m.size // math.max(L, 1)
+      local flat = g.reshape(g.ascontiguousarray(m), { rows, L })
+      local keys = draw(bg(self), { rows, L }, "float64", UNIFORM, 0, 1)
+      local idx = g.argsort(keys, 2)
+      local base = g.multiply(g.arange(rows):reshape({ rows, 1 }), L)
+      local picked = g.take(g.ravel(flat), g.add(idx, base))
+      res = g.moveaxis(picked:reshape(msh), -1, ax)
+    end
+    if out ~= nil then
+      out:set(res)
+      return out
+    end
+    return g.ascontiguousarray(res)
+  end
 
   --- `n` independent child generators (their keys derived from this one's
   -- key and a spawn counter by splitmix64).

@@ -333,6 +333,7 @@ typedef struct ga_rand_call {
   uint32_t k0, k1, s;      /* key, substream */
   double p0, p1;
   uint64_t ilow, irange;
+  const double *pa, *pb;   /* rejection draws: per-value p0, p1 (n contiguous float64) or NULL */
   int device;
   void *stream;
 } ga_rand_call;

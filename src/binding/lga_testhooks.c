@@ -10,6 +10,7 @@
 #include "core/ga_gather.h"
 #include "core/ga_reduce.h"
 #include "core/ga_scan.h"
+#include "core/ga_rand.h"
 #include "core/ga_sort.h"
 #include <stdint.h>
 #include <stdlib.h>
@@ -307,7 +308,8 @@ static char *random_source(lua_State *L, const char *fname) {
   c.dist = (int)luaL_checkinteger(L, 1);
   c.dtype = lga_opt_dtype(L, 2, fname, GA_FLOAT32);
   c.irange = (uint64_t)luaL_optinteger(L, 3, 0);
-  if (c.dist < 0 || c.dist > 6) lga_errorf(L, fname, "unknown distribution %d", c.dist);
+  int64_t words;
+  if (ga_rand_plan(&c, &words)) lga_fail(L, fname);
   char *src = GPU->rand_source(&c);
   if (!src) lga_errorf(L, fname, "out of memory");
   return src;

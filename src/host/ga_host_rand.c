@@ -23,7 +23,7 @@ static void store_int(void *out, int dtype, int64_t i, ga_rng_u64 v) {
 }
 
 int ga_host_rand(const ga_rand_call *c) {
-  ga_rng_args a = {c->k0, c->k1, c->s, c->p0, c->p1, c->ilow, c->irange};
+  ga_rng_args a = {c->k0, c->k1, c->s, c->p0, c->p1, c->ilow, c->irange, c->pa, c->pb};
   int dbl = c->dtype == GA_FLOAT64;
   int e = 4 / ga_rng_wpv(c->dist, dbl, c->irange);   /* values per 4 words */
   int64_t nt = (c->n + e - 1) / e;
@@ -32,7 +32,7 @@ int ga_host_rand(const ga_rand_call *c) {
     int64_t i0 = t * e, m = c->n - i0 < e ? c->n - i0 : e;
     if (c->dist >= GA_RNG_GAMMA) {   /* rejection draws: value i0+j from word pos+j */
       for (int j = 0; j < m; j++) {
-        double v = ga_rng_reject(c->dist, &a, pos + j);
+        double v = ga_rng_reject(c->dist, &a, pos + j, (ga_rng_u64)(i0 + j));
         if (c->dtype == GA_FLOAT32) ((float *)c->out)[i0 + j] = (float)v;
         else if (c->dtype == GA_FLOAT64) ((double *)c->out)[i0 + j] = v;
         else store_int(c->out, c->dtype, i0 + j, (ga_rng_u64)(int64_t)v);
