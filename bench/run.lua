@@ -18,6 +18,7 @@
 -- CuPy's b[:1]: the kernel sees the same stride-0 broadcast of one element.
 --
 --   lua5.4 bench/run.lua > ours.json      (with LUA_PATH/LUA_CPATH set, or installed)
+--   BENCH_ONLY=rand lua5.4 bench/run.lua  (the sections with a key matching a Lua pattern)
 local ga = require "gpuarray"
 
 local NULL = setmetatable({}, { __tostring = function() return "null" end })
@@ -79,7 +80,14 @@ local function sync() cuda.Device():synchronize() end
 
 -- A section that fails records null for its keys and the error message,
 -- and the benchmark goes on.
+-- BENCH_ONLY=<Lua pattern>: only the sections with a key that matches it
+local ONLY = os.getenv("BENCH_ONLY")
 local function section(names, f)
+  if ONLY then
+    local hit = false
+    for _, k in ipairs(names) do hit = hit or k:find(ONLY) ~= nil end
+    if not hit then return end
+  end
   local ok, err = pcall(f)
   if not ok then
     for _, k in ipairs(names) do
