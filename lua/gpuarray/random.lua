@@ -5,12 +5,11 @@
 -- counter-based generator: word k of a stream is a pure function of the key
 -- and k (kernels/ga_philox.cuh, the same text compiled by NVRTC and by the C
 -- compiler).  So for one seed the GPU and the host give the **same bits**
--- for uniform, integer and bit draws and for 98.5% of float32 normals (the
--- rest within 2 ulp), and float64 normal and exponential draws within 3 ulp
--- of the host's (CUDA's log and sincospi are 1-ulp functions, the host's
--- correctly rounded); nor does a result depend on the GPU model, the launch
--- or how a draw is split: `rand(n)` then `rand(m)` gives the values of
--- `rand(n + m)` (and so do float32 normals).
+-- for uniform, integer and bit draws, and normal and exponential draws
+-- within 3 ulp of the host's (CUDA's log and sincospi are 1-ulp
+-- functions, the host's correctly rounded); nor does a result depend on the GPU
+-- model, the launch or how a draw is split: `rand(n)` then `rand(m)` gives
+-- the values of `rand(n + m)`.
 --
 -- **Seeds.**  A seed is a Lua integer (any 64 bits: negative numbers are
 -- two's complement, so every value up to 2^64 has one), a table of
@@ -19,10 +18,8 @@
 -- elements from acc = 0); words are counted from 0.
 --
 -- **Values.**  float32 uniforms take 24 bits of one word (`(w >> 8) * 2^-24`),
--- float64 53 bits of two (NumPy's formula); float32 normals take one word
--- each (Marsaglia and Tsang's ziggurat, 256 layers: a table lookup and a
--- multiply for 98.5% of them), float64 normals come in Box-Muller pairs
--- (two words per value); integers in a range
+-- float64 53 bits of two (NumPy's formula); normals come in Box-Muller
+-- pairs (one word per float32 value, two per float64); integers in a range
 -- are unbiased (Lemire's multiply-and-reject; a redraw comes from a stream
 -- of the value's own, so no other value moves); each value takes one word
 -- when the range fits 32 bits, else two.  Draws of float32 are made in

@@ -23,8 +23,8 @@ int ga_rand_plan(const ga_rand_call *c, int64_t *words) {
   if (!ok) return ga_err(GA_EINVAL, "no draw of distribution %d into %s", c->dist, ga_dtypes[c->dtype].name);
   if ((c->pa || c->pb) && c->dist < GA_RNG_GAMMA)
     return ga_err(GA_EINVAL, "per-value parameters are for rejection draws only");
-  /* a float64 normal pair shares its 4 words (float32 normals: one word each) */
-  int64_t n = c->dist == GA_RNG_NORMAL && c->dtype == GA_FLOAT64 ? c->n + (c->n & 1) : c->n;
+  /* a normal pair shares its words (float32: 2, float64: 4) */
+  int64_t n = c->dist == GA_RNG_NORMAL ? c->n + (c->n & 1) : c->n;
   if (!ga_mul_i64(n, ga_rng_wpv(c->dist, c->dtype == GA_FLOAT64, c->irange), words))
     return ga_err(GA_EINVAL, "too many values");
   return GA_OK;

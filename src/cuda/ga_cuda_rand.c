@@ -23,9 +23,7 @@ static int values_per_thread(const ga_rand_call *c) {
 
 static char *gen_source(const void *ud) {
   const rand_gen *g = ud;
-  int kind = g->dist >= GA_RNG_GAMMA ? 3
-             : g->dist == GA_RNG_NORMAL && g->dtype == GA_FLOAT32 ? 4
-             : g->dtype == GA_FLOAT32 ? 0 : g->dtype == GA_FLOAT64 ? 1 : 2;
+  int kind = g->dist >= GA_RNG_GAMMA ? 3 : g->dtype == GA_FLOAT32 ? 0 : g->dtype == GA_FLOAT64 ? 1 : 2;
   ga_strbuf b;
   ga_sb_init(&b);
   ga_sb_printf(&b, "// random draws: distribution %d, %s, %d per thread\n", g->dist, ga_dtypes[g->dtype].name, g->e);

@@ -50,7 +50,7 @@ int ga_host_rand(const ga_rand_call *c) {
       for (int j = 0; j < m; j++) ((double *)c->out)[i0 + j] = v[j];
     } else {
       float v[4];
-      ga_rng_floats(c->dist, &a, pos, w, v);
+      ga_rng_floats(c->dist, &a, w, v);
       for (int j = 0; j < m; j++) ((float *)c->out)[i0 + j] = v[j];
     }
   }
