@@ -271,6 +271,9 @@ local function required_names()
   for k, v in pairs(ga.random._Generator) do
     if type(v) == "function" and not k:match("^_") then add("Generator:" .. k) end
   end
+  for k, v in pairs(ga.random._Curand) do
+    if type(v) == "function" and not k:match("^_") then add("CurandBitGenerator:" .. k) end
+  end
   table.sort(names)
   return names
 end
@@ -308,6 +311,8 @@ local function exists(name)
     return ga.random._State[key] ~= nil
   elseif kind == "Generator" then
     return ga.random._Generator[key] ~= nil
+  elseif kind == "CurandBitGenerator" then
+    return rawget(ga.random._Curand, key) ~= nil
   elseif kind == "format" then
     return (require "gpuarray.format")[key] ~= nil
   end

@@ -219,13 +219,16 @@ helper.each_device(function(xp, dev)
     it("array parameters: each value draws with its own (gamma, poisson, binomial)", function()
       R.seed(23)
       local g = ga.asnumpy(R.standard_gamma(xp.array({ 0.5, 2, 9 }), { N // 4, 3 })):mean(1):tolist()
-      for j, k in ipairs { 0.5, 2, 9 } do assert.is_true(math.abs(g[j] - k) < 6 * math.sqrt(k / (N // 4)), tostring(g[j])) end
+      for j, k in ipairs { 0.5, 2, 9 } do
+        assert.is_true(math.abs(g[j] - k) < 6 * math.sqrt(k / (N // 4)), tostring(g[j]))
+      end
       local po = ga.asnumpy(R.poisson({ { 1 }, { 40 } }, { 2, N // 4 })):astype("float64"):mean(2):tolist()
       assert.is_true(math.abs(po[1] - 1) < 6 * math.sqrt(1 / (N // 4)))
       assert.is_true(math.abs(po[2] - 40) < 6 * math.sqrt(40 / (N // 4)))
       local b = ga.asnumpy(R.binomial(xp.array({ 10, 200 }), xp.array({ 0.5, 0.1 }), { N // 4, 2 }))
       local bm = b:astype("float64"):mean(1):tolist()
-      assert.is_true(math.abs(bm[1] - 5) < 6 * math.sqrt(2.5 / (N // 4)) and math.abs(bm[2] - 20) < 6 * math.sqrt(18 / (N // 4)))
+      assert.is_true(math.abs(bm[1] - 5) < 6 * math.sqrt(2.5 / (N // 4)))
+      assert.is_true(math.abs(bm[2] - 20) < 6 * math.sqrt(18 / (N // 4)))
     end)
     it("chi-square against the exact pmf: binomial, hypergeometric, poisson", function()
       R.seed(24)
@@ -373,7 +376,8 @@ helper.each_device(function(xp, dev)
       { function() R.binomial(2.5, 0.5, 3) end, "binomial: n must be an integer, got 2.5" },
       { function() R.binomial(-1, 0.5, 3) end, "binomial: n < 0" },
       { function() R.binomial(10, 0 / 0, 3) end, "binomial: p is NaN" },
-      { function() R.binomial(xp.array({ 3, 4 }), 0.5, 3) end, "binomial: a parameter of shape {2} does not broadcast to size {3}" },
+      { function() R.binomial(xp.array({ 3, 4 }), 0.5, 3) end,
+        "binomial: a parameter of shape {2} does not broadcast to size {3}" },
       { function() R.negative_binomial(5, 0, 3) end, "negative_binomial: p must be > 0" },
       { function() R.negative_binomial(0, 0.5, 3) end, "negative_binomial: n must be > 0" },
       { function() R.hypergeometric(5, 5, 11, 3) end, "hypergeometric: ngood + nbad < nsample" },
@@ -493,6 +497,72 @@ describe("host == GPU", function()
         for i = 1, #hl do worst = math.max(worst, math.abs(ordered(dl[i], c[2]) - ordered(hl[i], c[2]))) end
         assert.is_true(worst <= 3, c[1] .. ": " .. worst .. " ulp")
       end
+    end)
+  end
+end)
+
+describe("cuRAND's bit generators (XORWOW, MRG32k3a)", function()
+  it("are GPU only: ga.host.random says so", function()
+    local ok, err = pcall(ga.host.random.XORWOW, 1)
+    assert.is_false(ok)
+    assert.is_truthy(tostring(err):find("XORWOW: cuRAND generators run on a GPU", 1, true), tostring(err))
+  end)
+  if not helper.has_gpu() then
+    pending("needs a GPU")
+    return
+  end
+  local N = 1000000
+  for _, kind in ipairs { "XORWOW", "MRG32k3a" } do
+    local R = ga.random
+    it(kind .. ": a seed gives its stream again; state/set_state and advance replay it", function()
+      local a, b = R[kind](5), R[kind](5)
+      assert.are.same(a:random_raw(1000):get():tolist(), b:random_raw(1000):get():tolist())
+      assert.are_not.same(R[kind](6):random_raw(8):get():tolist(), R[kind](5):random_raw(8):get():tolist())
+      for _, draw in ipairs {
+        function(g) return g:random_raw(37) end,
+        function(g) return g:random_sample(33, "float32") end,
+        function(g) return g:random_sample(31) end,
+        function(g) return g:standard_normal(20, "float32") end,
+        function(g) return g:standard_normal(22) end,
+      } do
+        draw(a)   -- somewhere into the stream
+        local s = a:state()
+        local x = draw(a):get():tolist()
+        a:set_state(s)
+        assert.are.same(x, draw(a):get():tolist())
+      end
+      local c = R[kind](9)
+      c:random_raw(100)
+      local want = c:random_raw(10):get():tolist()
+      assert.are.same(want, R[kind](9):advance(100):random_raw(10):get():tolist())
+      a:close(); a:close()
+      local ok, err = pcall(a.random_raw, a, 3)
+      assert.is_false(ok)
+      assert.is_truthy(tostring(err):find("random_raw: the generator is closed", 1, true), tostring(err))
+    end)
+    it(kind .. " through Generator: uniform and normal moments, odd counts, a clear error for the rest", function()
+      local rng = R.Generator(R[kind](3))
+      local function mv(x)
+        local h = ga.asnumpy(x):astype("float64")
+        local m = h:mean():item()
+        return m, ((h - m) ^ 2):mean():item()
+      end
+      local m, v = mv(rng:random(N, "float32"))
+      assert.is_true(math.abs(m - 0.5) < 6 * math.sqrt(1 / 12 / N) and math.abs(v - 1 / 12) < 0.002)
+      local u = ga.asnumpy(rng:random(N))
+      assert.is_true(u:min():item() >= 0 and u:max():item() < 1)
+      m, v = mv(rng:normal(2, 3, N + 1))
+      assert.is_true(math.abs(m - 2) < 6 * 3 / math.sqrt(N), tostring(m))
+      assert.is_true(math.abs(v - 9) < 6 * 9 * math.sqrt(2 / N), tostring(v))
+      m, v = mv(rng:standard_normal(7, "float32"))
+      assert.is_true(m == m and v == v)
+      m = mv(rng:exponential(2, N))
+      assert.is_true(math.abs(m - 2) < 6 * 2 / math.sqrt(N))
+      local ok, err = pcall(rng.integers, rng, 0, 10, 3)
+      assert.is_false(ok)
+      assert.is_truthy(tostring(err):find("not available on the " .. kind .. " bit generator", 1, true), tostring(err))
+      local kids = rng:spawn(2)
+      assert.are_not.same(kids[1]:random(4):get():tolist(), kids[2]:random(4):get():tolist())
     end)
   end
 end)

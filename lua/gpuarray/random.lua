@@ -584,7 +584,8 @@ local function build(mk, is_host)
   function State:poisson(lam, size)
     local fname = "poisson"
     lam = rparam(fname, "lam", lam or 1.0, "nonneg")
-    local big = type(lam) == "number" and lam > LAM_MAX or type(lam) ~= "number" and ga_().any(ga_().greater(lam, LAM_MAX)):item()
+    local big
+    if type(lam) == "number" then big = lam > LAM_MAX else big = ga_().any(ga_().greater(lam, LAM_MAX)):item() end
     if big then error(fname .. ": lam value too large", 2) end
     return reject(self, fname, shape_of(fname, params_shape(size, lam)), "int64", POISSON, lam, 0)
   end
@@ -737,7 +738,9 @@ local function build(mk, is_host)
     local nn = math.tointeger(n)
     if not nn or nn < 0 then error(fname .. ": n must be a non-negative integer", 2) end
     if is_array(pvals) then pvals = pvals:tolist() end
-    if type(pvals) ~= "table" or #pvals == 0 then error(fname .. ": pvals must be a non-empty 1-d table or array", 2) end
+    if type(pvals) ~= "table" or #pvals == 0 then
+      error(fname .. ": pvals must be a non-empty 1-d table or array", 2)
+    end
     local k, head = #pvals, 0
     for j = 1, k do
       local v = pvals[j]
@@ -1502,6 +1505,235 @@ local function build(mk, is_host)
   -- print(bg:jumped(1):get_state().offset)   --> 0
   function R.Philox4x3210(seed) return new_state(key_of("Philox4x3210", seed)) end
 
+  -- ---- cuRAND's bit generators (GPU only) ----
+  local Curand = {}
+  Curand.__name = "CurandBitGenerator"
+  local CURAND_KIND = { XORWOW = 0, MRG32k3a = 1 }
+  local CR_BITS, CR_UNIFORM, CR_NORMAL, CR_LOGNORMAL = 0, 1, 2, 3
+  -- a method of the legacy API cuRAND cannot serve: a clear error
+  Curand.__index = function(t, k)
+    local m = rawget(Curand, k)
+    if m ~= nil then return m end
+    if type(k) == "string" and State[k] then
+      return function()
+        error(k .. ": not available on the " .. t.kind .. " bit generator (cuRAND gives bits, uniform, normal and " ..
+              "log-normal draws); use ga.random.Philox4x3210", 2)
+      end
+    end
+  end
+
+  local function curand_open(kind, seed, offset)
+    if is_host then
+      error(kind .. ": cuRAND generators run on a GPU; ga.host.random has Philox4x3210", 3)
+    end
+    local st = setmetatable({ kind = kind, key = seed, offset = offset }, Curand)
+    st.h = core._curand_new(CURAND_KIND[kind], seed, offset)
+    return st
+  end
+
+  -- cuRAND's sequence position after a draw: one 32-bit value per bit
+  -- word or float32 value, two per float64 value
+  local function cdraw(self, fname, what, shape, dtype, mean, sd)
+    if not self.h then error(fname .. ": the generator is closed", 3) end
+    local out = mk.empty(shape, dtype)
+    self.h:_draw(what, out, mean, sd)
+    self.offset = self.offset + out.size * (dtype == "float64" and 2 or 1)
+    return out
+  end
+
+  --- cuRAND's XORWOW generator (GPU only; the kind of stream CuPy's legacy
+  -- RandomState draws), as a bit generator for `ga.random.Generator`.  It
+  -- serves raw bits, uniform, normal and log-normal draws (and what is
+  -- made from them: uniform, exponential); other methods say to use
+  -- Philox4x3210.  The seed maps to its 64-bit cuRAND seed as for Philox.
+  -- @function ga.random.XORWOW
+  -- @param[opt] seed an integer, a table of integers or nil (from the OS)
+  -- @usage
+  -- local rng = ga.random.Generator(ga.random.XORWOW(42))   -- on ga.cuda.Device()
+  -- print(rng:standard_normal(5).size)   --> 5
+  function R.XORWOW(seed) return curand_open("XORWOW", key_of("XORWOW", seed), 0) end
+
+  --- cuRAND's MRG32k3a generator (GPU only); see ga.random.XORWOW.
+  -- @function ga.random.MRG32k3a
+  -- @usage
+  -- local bg = ga.random.MRG32k3a(1)   -- on ga.cuda.Device()
+  -- print(bg:random_raw(4).dtype)   --> uint32
+  function R.MRG32k3a(seed) return curand_open("MRG32k3a", key_of("MRG32k3a", seed), 0) end
+
+  --- Raw 32-bit words (uint32) of a cuRAND bit generator.
+  -- @function CurandBitGenerator:random_raw
+  -- @usage
+  -- -- needs a GPU: ga.cuda.Device()
+  -- print(ga.random.XORWOW(1):random_raw({2, 2}).shape[2])   --> 2
+  function Curand:random_raw(size) return cdraw(self, "random_raw", CR_BITS, shape_of("random_raw", size), "uint32") end
+
+  --- Uniform values in [0, 1) (cuRAND's (0, 1], with 1 mapped to 0).
+  -- @function CurandBitGenerator:random_sample
+  -- @usage
+  -- -- needs a GPU: ga.cuda.Device()
+  -- print(ga.random.XORWOW(1):random_sample(3, "float32").dtype)   --> float32
+  function Curand:random_sample(size, dtype)
+    local fname = "random"
+    local u = cdraw(self, fname, CR_UNIFORM, shape_of(fname, size), float_dtype(fname, dtype))
+    local g = ga_()
+    return g.where(g.equal(u, 1), 0, u)
+  end
+
+  --- Uniform values in [low, high).
+  -- @function CurandBitGenerator:uniform
+  -- @usage
+  -- -- needs a GPU: ga.cuda.Device()
+  -- print(ga.random.XORWOW(1):uniform(-1, 1, 3).size)   --> 3
+  function Curand:uniform(low, high, size, dtype)
+    local fname = "uniform"
+    low, high = as_param(fname, "low", low or 0.0), as_param(fname, "high", high or 1.0)
+    local g = ga_()
+    local u = self:random_sample(params_shape(size, low, high), dtype)
+    return g.add(g.multiply(u, g.subtract(high, low)), low)
+  end
+
+  --- Normal values (cuRAND's Box-Muller).
+  -- @function CurandBitGenerator:normal
+  -- @usage
+  -- -- needs a GPU: ga.cuda.Device()
+  -- print(ga.random.XORWOW(1):normal(2, 0.5, 3).size)   --> 3
+  function Curand:normal(loc, scale, size, dtype)
+    local fname = "normal"
+    loc, scale = as_param(fname, "loc", loc or 0.0), as_param(fname, "scale", scale or 1.0, "nonneg")
+    dtype = float_dtype(fname, dtype)
+    local shape = shape_of(fname, params_shape(size, loc, scale))
+    if type(loc) == "number" and type(scale) == "number" then
+      return cdraw(self, fname, CR_NORMAL, shape, dtype, loc, scale)
+    end
+    local g = ga_()
+    return g.add(g.multiply(cdraw(self, fname, CR_NORMAL, shape, dtype, 0, 1), scale), loc)
+  end
+
+  --- Standard normal values.
+  -- @function CurandBitGenerator:standard_normal
+  -- @usage
+  -- -- needs a GPU: ga.cuda.Device()
+  -- print(ga.random.XORWOW(1):standard_normal(3).size)   --> 3
+  function Curand:standard_normal(size, dtype) return self:normal(0.0, 1.0, size, dtype) end
+
+  --- Log-normal values (cuRAND's).
+  -- @function CurandBitGenerator:lognormal
+  -- @usage
+  -- -- needs a GPU: ga.cuda.Device()
+  -- print(ga.random.XORWOW(1):lognormal(0, 1, 3).size)   --> 3
+  function Curand:lognormal(mean, sigma, size, dtype)
+    local fname = "lognormal"
+    mean, sigma = scalar(fname, "mean", mean or 0.0), scalar(fname, "sigma", sigma or 1.0, "nonneg")
+    return cdraw(self, fname, CR_LOGNORMAL, shape_of(fname, size), float_dtype(fname, dtype), mean, sigma)
+  end
+
+  --- Exponential values: -log(u) * scale, u cuRAND's uniform in (0, 1].
+  -- @function CurandBitGenerator:exponential
+  -- @usage
+  -- -- needs a GPU: ga.cuda.Device()
+  -- print(ga.random.XORWOW(1):exponential(2, 3).size)   --> 3
+  function Curand:exponential(scale, size, dtype)
+    local fname = "exponential"
+    scale = as_param(fname, "scale", scale or 1.0, "nonneg")
+    local g = ga_()
+    local u = cdraw(self, fname, CR_UNIFORM, shape_of(fname, params_shape(size, scale)), float_dtype(fname, dtype))
+    return g.multiply(g.negative(g.log(u)), scale)
+  end
+
+  --- Exponential values with mean 1.
+  -- @function CurandBitGenerator:standard_exponential
+  -- @usage
+  -- -- needs a GPU: ga.cuda.Device()
+  -- print(ga.random.XORWOW(1):standard_exponential(3).size)   --> 3
+  function Curand:standard_exponential(size, dtype) return self:exponential(1.0, size, dtype) end
+
+  --- `{kind=, seed=, offset=}`: the generator's seed and sequence position
+  -- (32-bit values used: one per bit word or float32 value, two per float64).
+  -- @function CurandBitGenerator:state
+  -- @usage
+  -- -- needs a GPU: ga.cuda.Device()
+  -- print(ga.random.XORWOW(1):state().offset)   --> 0
+  function Curand:state() return { kind = self.kind, seed = self.key, offset = self.offset } end
+
+  -- reopen at (key, offset): cuRAND sets up its states again
+  local function reopen(self, fname, key, offset)
+    if not self.h then error(fname .. ": the generator is closed", 3) end
+    self.h:close()
+    self.h = nil
+    self.h = core._curand_new(CURAND_KIND[self.kind], key, offset)
+    self.key, self.offset = key, offset
+    return self
+  end
+
+  --- Return to a state from `state()`.
+  -- @function CurandBitGenerator:set_state
+  -- @usage
+  -- local bg = ga.random.XORWOW(1)   -- on ga.cuda.Device()
+  -- local s = bg:state(); local a = bg:random_raw(3):get(); bg:set_state(s)
+  -- print(bg:random_raw(3):get():tolist()[1] == a:tolist()[1])   --> true
+  function Curand:set_state(t)
+    if type(t) ~= "table" or t.kind ~= self.kind or not math.tointeger(t.seed) or not math.tointeger(t.offset) then
+      error("set_state: expected a table {kind=, seed=, offset=} from state() of a " .. self.kind .. " generator", 2)
+    end
+    return reopen(self, "set_state", t.seed, t.offset)
+  end
+
+  --- Seed again (nil: from the OS) and start from offset 0.
+  -- @function CurandBitGenerator:seed
+  -- @usage
+  -- local bg = ga.random.XORWOW(1); bg:seed(2)   -- on ga.cuda.Device()
+  function Curand:seed(seed) return reopen(self, "seed", key_of("seed", seed), 0) end
+
+  --- Skip `n` 32-bit values of the sequence.
+  -- @function CurandBitGenerator:advance
+  -- @usage
+  -- -- needs a GPU: ga.cuda.Device()
+  -- print(ga.random.XORWOW(1):advance(10):state().offset)   --> 10
+  function Curand:advance(n)
+    local m = math.tointeger(n)
+    if not m or m < 0 then error("advance: n must be a non-negative integer", 2) end
+    return reopen(self, "advance", self.key, self.offset + m)
+  end
+
+  --- A new generator of the same kind on an independent stream (its seed
+  -- derived from this one's `jumps` times, as Philox4x3210's jumped).
+  -- @function CurandBitGenerator:jumped
+  -- @usage
+  -- -- needs a GPU: ga.cuda.Device()
+  -- print(ga.random.XORWOW(1):jumped():state().seed ~= 0)   --> true
+  function Curand:jumped(jumps)
+    local j = math.tointeger(jumps or 1)
+    if not j or j < 0 then error("jumped: jumps must be a non-negative integer", 2) end
+    local key = self.key
+    for _ = 1, j do key = splitmix64(key ~ 0x6a09e667f3bcc909) end
+    return curand_open(self.kind, key, self.offset)
+  end
+
+  --- Release the cuRAND generator now (also at garbage collection; `<close>`
+  -- works); idempotent.
+  -- @function CurandBitGenerator:close
+  -- @usage
+  -- local bg <close> = ga.random.MRG32k3a(3)   -- on ga.cuda.Device()
+  function Curand:close()
+    if self.h then self.h:close(); self.h = nil end
+  end
+  Curand.__close = Curand.close
+
+
+  --- A Generator on a given bit generator (Philox4x3210, XORWOW or
+  -- MRG32k3a), as NumPy's and CuPy's `Generator(bit_generator)`.
+  -- @function ga.random.Generator
+  -- @usage
+  -- local rng = ga.random.Generator(ga.random.Philox4x3210(7))
+  -- print(rng:random(2).size)   --> 2
+  function R.Generator(bit_generator)
+    local mt = getmetatable(bit_generator)
+    if mt ~= State and mt ~= Curand then
+      error("Generator: expected a bit generator (Philox4x3210, XORWOW or MRG32k3a), got " .. type(bit_generator), 2)
+    end
+    return setmetatable({ bit_generator = bit_generator, spawned = 0 }, Gen)
+  end
+
   --- A copy of this state jumped to an independent stream (`jumps` times).
   -- @function RandomState:jumped
   -- @usage
@@ -1710,16 +1942,18 @@ local function build(mk, is_host)
     local m = math.tointeger(n)
     if not m or m < 0 then error("spawn: n must be a non-negative integer", 2) end
     local b = bg(self)
-    local key, out = b.k0 | (b.k1 << 32), {}
+    local cur = getmetatable(b) == Curand
+    local key, out = cur and b.key or b.k0 | (b.k1 << 32), {}
     for i = 1, m do
       self.spawned = self.spawned + 1
-      local kid = new_state(splitmix64(key ~ splitmix64(self.spawned)))
+      local kk = splitmix64(key ~ splitmix64(self.spawned))
+      local kid = cur and curand_open(b.kind, kk, 0) or new_state(kk)
       out[i] = setmetatable({ bit_generator = kid, spawned = 0 }, Gen)
     end
     return out
   end
 
-  R._State, R._Generator = State, Gen
+  R._State, R._Generator, R._Curand = State, Gen, Curand
   return R
 end
 

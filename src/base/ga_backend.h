@@ -33,6 +33,11 @@ typedef struct ga_backend {
   /* out = a @ b, 2-D float16/32/64, out C-contiguous (m, n) */
   int (*matmul)(const ga_array *a, const ga_array *b, ga_array *out, void *stream);
   int (*rand)(const ga_rand_call *c);                 /* random draws */
+  /* cuRAND's generators (ga_curand_call): open one of kind on dev at
+   * (seed, offset), draw from it, close it; NULL on the host */
+  int (*curand_open)(int dev, int kind, uint64_t seed, uint64_t offset, void **gen);
+  int (*curand_draw)(const ga_curand_call *c);
+  void (*curand_close)(void *gen);
 
   /* ---- RawKernel / RawModule (base/ga_raw.h): user CUDA C++ loaded and
    * launched as given; NULL on the host ---- */

@@ -338,4 +338,18 @@ typedef struct ga_rand_call {
   void *stream;
 } ga_rand_call;
 
+/* ---- cuRAND's generators, for users who want CuPy's streams' kind (GPU
+ * only; core/ga_backend.c: ga_curand_*) ---- */
+enum { GA_CURAND_XORWOW = 0, GA_CURAND_MRG32K3A };
+enum { GA_CURAND_BITS = 0, GA_CURAND_UNIFORM, GA_CURAND_NORMAL, GA_CURAND_LOGNORMAL };
+typedef struct ga_curand_call {
+  void *gen;               /* from ga_curand_open */
+  void *out;               /* n contiguous values: uint32 (bits), float32/float64 */
+  int dtype;
+  int64_t n;
+  int what;                /* GA_CURAND_BITS ... */
+  double mean, stddev;     /* normal, log-normal */
+  void *stream;
+} ga_curand_call;
+
 #endif

@@ -48,6 +48,7 @@ static const struct {
   {"join", lga_open_join}, {"index", lga_open_index}, {"advindex", lga_open_advindex},
   {"scan", lga_open_scan}, {"sort", lga_open_sort}, {"reduce", lga_open_reduce},
   {"random", lga_open_random},
+  {"curand", lga_open_curand},
   {"testhooks", lga_open_testhooks},
 };
 

@@ -80,3 +80,20 @@ int ga_rand(const ga_rand_call *c) {
 }
 
 char *ga_rand_source(const ga_rand_call *c) { return ga_backend_of(GA_GPU_KIND)->rand_source(c); }
+
+int ga_curand_open(int dev, int kind, uint64_t seed, uint64_t offset, void **gen) {
+  const ga_backend *be = ga_backend_of(dev);
+  *gen = NULL;
+  if (!be->curand_open) return ga_err(GA_EDEVICE, "cuRAND generators need a GPU (the host has Philox4x3210)");
+  int rc = ga_check_device(dev);
+  return rc ? rc : be->curand_open(dev, kind, seed, offset, gen);
+}
+
+int ga_curand_draw(int dev, const ga_curand_call *c) {
+  if (c->n == 0) return GA_OK;
+  return ga_backend_of(dev)->curand_draw(c);
+}
+
+void ga_curand_close(int dev, void *gen) {
+  if (gen) ga_backend_of(dev)->curand_close(gen);
+}

@@ -33,6 +33,11 @@ int ga_matmul(const ga_array *a, const ga_array *b, ga_array *out, void *stream)
  * the GPU kernel's text for a call (specs compile it without a GPU). */
 int ga_rand(const ga_rand_call *c);
 char *ga_rand_source(const ga_rand_call *c);
+/* cuRAND's generators on GPU dev (an error on the host): open at (seed,
+ * offset), draw c->n values, close (NULL is fine). */
+int ga_curand_open(int dev, int kind, uint64_t seed, uint64_t offset, void **gen);
+int ga_curand_draw(int dev, const ga_curand_call *c);
+void ga_curand_close(int dev, void *gen);
 
 /* User kernels (ElementwiseKernel, ReductionKernel): run a built call on
  * its device's backend, and the generated source (for messages and

@@ -63,6 +63,9 @@ int ga_cuda_flush(int dev);
 int ga_cuda_matmul(const ga_array *a, const ga_array *b, ga_array *out, void *stream);
 int ga_cuda_rand(const ga_rand_call *c);
 char *ga_cuda_rand_source(const ga_rand_call *c);
+int ga_cuda_curand_open(int dev, int kind, uint64_t seed, uint64_t offset, void **gen);
+int ga_cuda_curand_draw(const ga_curand_call *c);
+void ga_cuda_curand_close(void *gen);
 
 /* The compute slots of ga_cuda_backend (cuda/ga_cuda_backend.c) and the
  * sources of their kernels (the specs compile them with NVRTC). */
