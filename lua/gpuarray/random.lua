@@ -367,7 +367,7 @@ local function build(mk, is_host)
     a = as_param(fname, "a", a, "nonneg")
     local g = ga_()
     local e = self:standard_exponential(shape_of(fname, params_shape(size, a)), dtype)
-    return g.power(e, g.divide(1, a))
+    return g.power(e, (type(a) == "number" and 1 / a or g.divide(1, a)))
   end
 
   --- Pareto II (Lomax) values: `exp(E / a) - 1`, E standard exponential.
@@ -392,7 +392,7 @@ local function build(mk, is_host)
     a = as_param(fname, "a", a, "pos")
     local g = ga_()
     local e = self:standard_exponential(shape_of(fname, params_shape(size, a)), dtype)
-    return g.power(g.negative(g.expm1(g.negative(e))), g.divide(1, a))
+    return g.power(g.negative(g.expm1(g.negative(e))), (type(a) == "number" and 1 / a or g.divide(1, a)))
   end
 
   --- Rayleigh values: `scale * sqrt(2 E)`.
@@ -643,7 +643,8 @@ local function build(mk, is_host)
       error(fname .. ": p must be > 0", 2)
     end
     local shape = shape_of(fname, params_shape(size, n, p))
-    local y = g.multiply(reject(self, fname, shape, "float64", GAMMA, n, 0), g.divide(g.subtract(1, p), p))
+    local odds = type(p) == "number" and (1 - p) / p or g.divide(g.subtract(1, p), p)
+    local y = g.multiply(reject(self, fname, shape, "float64", GAMMA, n, 0), odds)
     if g.any(g.greater(y, LAM_MAX)):item() then error(fname .. ": the mean is too large (p too small)", 2) end
     return draw(self, shape, "int64", POISSON, g.ascontiguousarray(y, "float64"), 0)
   end
@@ -1531,14 +1532,30 @@ local function build(mk, is_host)
     return st
   end
 
-  -- cuRAND's sequence position after a draw: one 32-bit value per bit
-  -- word or float32 value, two per float64 value
+  -- A draw from cuRAND and its sequence position after it (measured on an
+  -- H100 with CUDA 13: a bit word or a float32 uniform takes one position,
+  -- a normal pair one; a split draw continues exactly as one whole draw).
   local function cdraw(self, fname, what, shape, dtype, mean, sd)
     if not self.h then error(fname .. ": the generator is closed", 3) end
     local out = mk.empty(shape, dtype)
     self.h:_draw(what, out, mean, sd)
-    self.offset = self.offset + out.size * (dtype == "float64" and 2 or 1)
+    local n = out.size
+    self.offset = self.offset + ((what == CR_NORMAL or what == CR_LOGNORMAL) and (n + 1) // 2 or n)
     return out
+  end
+
+  -- uniforms: float32 cuRAND's, in (0, 1]; float64 from two bit words by
+  -- NumPy's formula (53 bits), in [0, 1) (cuRAND's own doubles from XORWOW
+  -- advance its sequence by an amount that depends on the count)
+  local function cuniform(self, fname, shape, dtype)
+    if dtype == "float32" then return cdraw(self, fname, CR_UNIFORM, shape, "float32") end
+    local n = 1
+    for i = 1, #shape do n = n * shape[i] end
+    local g = ga_()
+    local w = cdraw(self, fname, CR_BITS, { n, 2 }, "uint32")
+    local hi = g.right_shift(w[{ {}, 1 }], 5):astype("float64")
+    local lo = g.right_shift(w[{ {}, 2 }], 6):astype("float64")
+    return g.multiply(g.add(g.multiply(hi, 67108864.0), lo), 1.1102230246251565e-16):reshape(shape)
   end
 
   --- cuRAND's XORWOW generator (GPU only; the kind of stream CuPy's legacy
@@ -1567,14 +1584,17 @@ local function build(mk, is_host)
   -- print(ga.random.XORWOW(1):random_raw({2, 2}).shape[2])   --> 2
   function Curand:random_raw(size) return cdraw(self, "random_raw", CR_BITS, shape_of("random_raw", size), "uint32") end
 
-  --- Uniform values in [0, 1) (cuRAND's (0, 1], with 1 mapped to 0).
+  --- Uniform values in [0, 1): float32 cuRAND's (0, 1] with 1 mapped to 0,
+  -- float64 53 bits from two raw words (NumPy's formula).
   -- @function CurandBitGenerator:random_sample
   -- @usage
   -- -- needs a GPU: ga.cuda.Device()
   -- print(ga.random.XORWOW(1):random_sample(3, "float32").dtype)   --> float32
   function Curand:random_sample(size, dtype)
     local fname = "random"
-    local u = cdraw(self, fname, CR_UNIFORM, shape_of(fname, size), float_dtype(fname, dtype))
+    dtype = float_dtype(fname, dtype)
+    local u = cuniform(self, fname, shape_of(fname, size), dtype)
+    if dtype == "float64" then return u end
     local g = ga_()
     return g.where(g.equal(u, 1), 0, u)
   end
@@ -1636,7 +1656,9 @@ local function build(mk, is_host)
     local fname = "exponential"
     scale = as_param(fname, "scale", scale or 1.0, "nonneg")
     local g = ga_()
-    local u = cdraw(self, fname, CR_UNIFORM, shape_of(fname, params_shape(size, scale)), float_dtype(fname, dtype))
+    dtype = float_dtype(fname, dtype)
+    local u = cuniform(self, fname, shape_of(fname, params_shape(size, scale)), dtype)
+    if dtype == "float64" then u = g.subtract(1, u) end   -- (0, 1]
     return g.multiply(g.negative(g.log(u)), scale)
   end
 
@@ -1648,7 +1670,8 @@ local function build(mk, is_host)
   function Curand:standard_exponential(size, dtype) return self:exponential(1.0, size, dtype) end
 
   --- `{kind=, seed=, offset=}`: the generator's seed and sequence position
-  -- (32-bit values used: one per bit word or float32 value, two per float64).
+  -- (one per bit word or float32 uniform, two per float64 uniform, one per
+  -- pair of normals).
   -- @function CurandBitGenerator:state
   -- @usage
   -- -- needs a GPU: ga.cuda.Device()

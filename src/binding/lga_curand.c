@@ -72,9 +72,10 @@ void lga_open_curand(lua_State *L) {
   static const luaL_Reg meta[] = {{"__gc", l_close}, {"__close", l_close}, {NULL, NULL}};
   static const luaL_Reg methods[] = {{"close", l_close}, {"_draw", l_draw}, {NULL, NULL}};
   luaL_newmetatable(L, CURAND_MT);
-  luaL_setfuncs(L, meta, 0);
+  int mt = lua_gettop(L);
+  lga_setfuncs_host(L, meta, mod, mt, 0);   /* every function sees the module's state */
   lua_newtable(L);
-  luaL_setfuncs(L, methods, 0);
-  lua_setfield(L, -2, "__index");
+  lga_setfuncs_host(L, methods, mod, -1, 0);
+  lua_setfield(L, mt, "__index");
   lua_settop(L, mod);
 }
