@@ -218,7 +218,8 @@ helper.each_device(function(xp, dev)
       local s = ga.asnumpy(R.multivariate_normal({ 0, 0 }, { { 1, 1 }, { 1, 1 } }, 100))
       assert.is_true(ga.host.abs(s[{ {}, 1 }] - s[{ {}, 2 }]):max():item() < 1e-12)
     end)
-    it("array parameters: each value draws with its own (gamma, poisson, binomial)", function()
+    it("array parameters: each value draws with its own (gamma, poisson, geometric, triangular, wald, binomial)",
+       function()
       R.seed(23)
       local g = ga.asnumpy(R.standard_gamma(xp.array({ 0.5, 2, 9 }), { N // 4, 3 })):mean(1):tolist()
       for j, k in ipairs { 0.5, 2, 9 } do
@@ -227,6 +228,15 @@ helper.each_device(function(xp, dev)
       local po = ga.asnumpy(R.poisson({ { 1 }, { 40 } }, { 2, N // 4 })):astype("float64"):mean(2):tolist()
       assert.is_true(math.abs(po[1] - 1) < 6 * math.sqrt(1 / (N // 4)))
       assert.is_true(math.abs(po[2] - 40) < 6 * math.sqrt(40 / (N // 4)))
+      local ge = ga.asnumpy(R.geometric(xp.array({ 0.5, 0.1 }), { N // 4, 2 })):astype("float64"):mean(1):tolist()
+      assert.is_true(math.abs(ge[1] - 2) < 6 * math.sqrt(2 / (N // 4)), tostring(ge[1]))
+      assert.is_true(math.abs(ge[2] - 10) < 6 * math.sqrt(90 / (N // 4)), tostring(ge[2]))
+      local tr = ga.asnumpy(R.triangular(0, xp.array({ 0, 1, 2 }), 2, { N // 4, 3 })):mean(1):tolist()
+      for j, m in ipairs { 0, 1, 2 } do
+        assert.is_true(math.abs(tr[j] - (2 + m) / 3) < 0.01, tostring(tr[j]))
+      end
+      local wa = ga.asnumpy(R.wald(xp.array({ 1, 3 }), 2, { N // 4, 2 })):mean(1):tolist()
+      assert.is_true(math.abs(wa[1] - 1) < 0.01 and math.abs(wa[2] - 3) < 0.05, wa[1] .. " " .. wa[2])
       local b = ga.asnumpy(R.binomial(xp.array({ 10, 200 }), xp.array({ 0.5, 0.1 }), { N // 4, 2 }))
       local bm = b:astype("float64"):mean(1):tolist()
       assert.is_true(math.abs(bm[1] - 5) < 6 * math.sqrt(2.5 / (N // 4)))
@@ -405,6 +415,8 @@ helper.each_device(function(xp, dev)
       { function() R.poisson(1e300, 3) end, "poisson: lam value too large" },
       { function() R.beta(0, 1, 3) end, "beta: a must be > 0" },
       { function() R.geometric(1.5, 3) end, "geometric: p > 1" },
+      { function() R.geometric(xp.array({ 0.5, 0 }), 2) end, "geometric: p must be > 0" },
+      { function() R.triangular(xp.array({ 0, 3 }), 2, 4, 2) end, "triangular: left > mode" },
       { function() R.triangular(2, 1, 3, 3) end, "triangular: left > mode" },
       { function() R.triangular(1, 1, 1, 3) end, "triangular: left == right" },
       { function() R.wald(-1, 1, 3) end, "wald: mean must be > 0" },

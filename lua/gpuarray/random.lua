@@ -917,36 +917,64 @@ local function build(mk, is_host)
   --- Geometric counts (int64, >= 1): trials up to the first success of
   -- probability `p` (by inversion of a uniform).
   -- @function RandomState:geometric
+  -- @tparam number|ndarray p in (0, 1] (an array broadcasts)
+  -- @param[opt] size
+  -- @treturn ndarray int64
   -- @usage
   -- local rs = ga.random.RandomState(1)
   -- print(rs:geometric(0.5, 4):min():item() >= 1)   --> true
   function State:geometric(p, size)
     local fname = "geometric"
-    p = scalar(fname, "p", p, "pos")
-    if p > 1 then error(fname .. ": p > 1", 2) end
+    p = prob_param(fname, "p", p)
     local g = ga_()
-    local u = draw(self, shape_of(fname, size), "float64", UNIFORM, 0, 1)
-    if p == 1 then return g.ones(u.shape, "int64") end
-    local k = g.ceil(g.divide(g.log1p(g.negative(u)), math.log(1 - p)))
+    if type(p) == "number" and p == 0 or type(p) ~= "number" and g.any(g.equal(p, 0)):item() then
+      error(fname .. ": p must be > 0", 2)
+    end
+    local u = draw(self, shape_of(fname, params_shape(size, p)), "float64", UNIFORM, 0, 1)
+    -- p = 1: log(1 - p) = -inf, so every count is 1
+    local lq = type(p) == "number" and math.log(1 - p) or g.log1p(g.negative(p))
+    local k = g.ceil(g.divide(g.log1p(g.negative(u)), lq))
     return g.maximum(k, 1):astype("int64")
+  end
+
+  -- arithmetic on numbers or arrays: Lua's when both are numbers (an op of
+  -- two numbers would make a 0-d array on the current device)
+  local function both_num(x, y) return type(x) == "number" and type(y) == "number" end
+  local function sub(x, y) if both_num(x, y) then return x - y end return ga_().subtract(x, y) end
+  local function mul(x, y) if both_num(x, y) then return x * y end return ga_().multiply(x, y) end
+  local function div(x, y) if both_num(x, y) then return x / y end return ga_().divide(x, y) end
+  -- x op y somewhere true (numbers or arrays)
+  local function anywhere(cmp, x, y)
+    if both_num(x, y) then
+      if cmp == "gt" then return x > y elseif cmp == "ge" then return x >= y else return x == y end
+    end
+    local g = ga_()
+    local f = cmp == "gt" and g.greater or cmp == "ge" and g.greater_equal or g.equal
+    return g.any(f(x, y)):item()
   end
 
   --- Triangular values on [left, right] with the peak at `mode` (NumPy's
   -- inversion of a uniform).
   -- @function RandomState:triangular
+  -- @tparam number|ndarray left
+  -- @tparam number|ndarray mode left <= mode <= right
+  -- @tparam number|ndarray right > left
+  -- @param[opt] size
+  -- @tparam[opt="float64"] string dtype
+  -- @treturn ndarray
   -- @usage
   -- local rs = ga.random.RandomState(1)
   -- print(rs:triangular(0, 1, 4, 5):max():item() <= 4)   --> true
   function State:triangular(left, mode, right, size, dtype)
     local fname = "triangular"
-    left, mode, right = scalar(fname, "left", left), scalar(fname, "mode", mode), scalar(fname, "right", right)
-    if left > mode then error(fname .. ": left > mode", 2) end
-    if mode > right then error(fname .. ": mode > right", 2) end
-    if left == right then error(fname .. ": left == right", 2) end
+    left, mode, right = rparam(fname, "left", left), rparam(fname, "mode", mode), rparam(fname, "right", right)
+    if anywhere("gt", left, mode) then error(fname .. ": left > mode", 2) end
+    if anywhere("gt", mode, right) then error(fname .. ": mode > right", 2) end
+    if anywhere("eq", left, right) then error(fname .. ": left == right", 2) end
     local g = ga_()
-    local base = right - left
-    local ratio, lp, rp = (mode - left) / base, (mode - left) * base, (right - mode) * base
-    local u = u01(self, fname, shape_of(fname, size), dtype)
+    local base = sub(right, left)
+    local ratio, lp, rp = div(sub(mode, left), base), mul(sub(mode, left), base), mul(sub(right, mode), base)
+    local u = u01(self, fname, shape_of(fname, params_shape(size, left, mode, right)), dtype)
     local lo = g.add(left, g.sqrt(g.multiply(u, lp)))
     local hi = g.subtract(right, g.sqrt(g.multiply(g.subtract(1, u), rp)))
     return g.where(g.less_equal(u, ratio), lo, hi)
@@ -955,20 +983,25 @@ local function build(mk, is_host)
   --- Wald (inverse Gaussian) values with `mean` and `scale` (NumPy's
   -- method: one normal and one uniform per value).
   -- @function RandomState:wald
+  -- @tparam number|ndarray mean > 0
+  -- @tparam number|ndarray scale > 0
+  -- @param[opt] size
+  -- @tparam[opt="float64"] string dtype
+  -- @treturn ndarray
   -- @usage
   -- local rs = ga.random.RandomState(1)
   -- print(rs:wald(1, 2, 3):min():item() > 0)   --> true
   function State:wald(mean, scale, size, dtype)
     local fname = "wald"
-    mean, scale = scalar(fname, "mean", mean, "pos"), scalar(fname, "scale", scale, "pos")
+    mean, scale = rparam(fname, "mean", mean, "pos"), rparam(fname, "scale", scale, "pos")
     local g = ga_()
-    local shape, dt = shape_of(fname, size), float_dtype(fname, dtype)
+    local shape, dt = shape_of(fname, params_shape(size, mean, scale)), float_dtype(fname, dtype)
     local n = draw(self, shape, dt, NORMAL, 0, 1)
     local u = draw(self, shape, dt, UNIFORM, 0, 1)
     local y = g.multiply(g.multiply(n, n), mean)
-    local root = g.sqrt(g.add(g.multiply(y, 4 * scale), g.multiply(y, y)))
-    local x = g.add(mean, g.multiply(mean / (2 * scale), g.subtract(y, root)))
-    return g.where(g.less_equal(u, g.divide(mean, g.add(x, mean))), x, g.divide(mean * mean, x))
+    local root = g.sqrt(g.add(g.multiply(y, mul(scale, 4)), g.multiply(y, y)))
+    local x = g.add(mean, g.multiply(div(mean, mul(scale, 2)), g.subtract(y, root)))
+    return g.where(g.less_equal(u, g.divide(mean, g.add(x, mean))), x, g.divide(mul(mean, mean), x))
   end
 
   --- Dirichlet vectors: normalised gamma(alpha_j) draws, one per entry of
