@@ -1,0 +1,127 @@
+-- lua/gpuarray/numeric.lua against NumPy 2 (spec/data/numeric_ref.lua, made
+-- by tools/gen_numeric_ref.py) on every device, and its bad inputs.
+local helper = require "spec.helper"
+local ga = helper.ga
+local REF = require "spec.data.numeric_ref"
+
+local function is_arr(t) return type(t) == "table" and t.dtype ~= nil and t.v ~= nil end
+
+local function decode(xp, a)
+  if type(a) ~= "table" then return a end
+  if a["nil"] then return nil end
+  if a.list then
+    local out = {}
+    for i, v in ipairs(a.list) do out[i] = decode(xp, v) end
+    return out
+  end
+  if is_arr(a) then
+    local x = xp.array(a.v, a.dtype)
+    if #a.shape ~= 1 then x = x:reshape(a.shape) end
+    return x
+  end
+  return a   -- an options table
+end
+
+local function close(got, want, tol)
+  if want ~= want then return got ~= got end
+  if type(want) ~= "number" or want == got then return want == got end
+  return math.abs(got - want) <= tol * math.max(1, math.abs(want))
+end
+
+local function check(id, got, want)
+  if type(want) == "table" and want.list then
+    assert.are.equal(#want.list, #got, id .. ": number of results")
+    for i = 1, #want.list do check(id .. "[" .. i .. "]", got[i], want.list[i]) end
+    return
+  end
+  if not is_arr(want) then
+    assert.is_true(close(got, want, 1e-12), id .. ": " .. tostring(got) .. " ~= " .. tostring(want))
+    return
+  end
+  assert.is_truthy(ga.core.ndarray_mt == getmetatable(got), id .. ": not an array")
+  assert.are.equal(want.dtype, got.dtype, id .. ": dtype")
+  assert.are.same(want.shape, got.shape, id .. ": shape")
+  local flat = ga.asnumpy(got):ravel():tolist()
+  if type(flat) ~= "table" then flat = { flat } end
+  local tol = want.dtype == "float32" and 2e-6 or 1e-12
+  for i = 1, #want.v do
+    assert.is_true(close(flat[i], want.v[i], tol), ("%s: element %d is %s, NumPy %s"):format(id, i, tostring(flat[i]),
+                   tostring(want.v[i])))
+  end
+end
+
+helper.each_device(function(xp)
+  describe("against NumPy " .. REF.numpy, function()
+    for _, c in ipairs(REF.cases) do
+      it(c.id .. " (" .. c.fn .. ")", function()
+        local args, n = {}, #c.args
+        for i = 1, n do args[i] = decode(xp, c.args[i]) end
+        local res = table.pack(xp[c.fn](table.unpack(args, 1, n)))
+        local got = res.n > 1 and { table.unpack(res, 1, res.n) } or res[1]
+        check(c.id, got, c.want)
+      end)
+    end
+  end)
+
+  describe("bad inputs raise a clear error", function()
+    local cases = {
+      { function() xp.geomspace(0, 10, 3) end, "geomspace: geometric sequence cannot include zero" },
+      { function() xp.geomspace(-1, 10, 3) end, "geomspace: start and stop must have the same sign" },
+      { function() xp.diff({ 1, 2 }, -1) end, "diff: order must be non-negative but got -1" },
+      { function() xp.diff(xp.array(3)) end, "diff: diff requires input that is at least one dimensional" },
+      { function() xp.diff({ 1, 2 }, 1, 2) end, "diff: axis 2 is out of range for an array of 1 dimensions" },
+      { function() xp.bincount({ 1, -1 }) end, "bincount: x must not hold negative values" },
+      { function() xp.bincount({ 1.5 }) end, "bincount: x must hold integers, got float64" },
+      { function() xp.bincount({ 1, 2 }, { 1 }) end, "bincount: weights and x must have the same length" },
+      { function() xp.digitize({ 1 }, { 1, 3, 2 }) end,
+        "digitize: bins must be monotonically increasing or decreasing" },
+      { function() xp.histogram({ 1, 2 }, { 0, 2, 1 }) end,
+        "histogram: bins must increase monotonically, when an array" },
+      { function() xp.histogram({ 1, 2 }, 3, { 2, 1 }) end,
+        "histogram: max must be larger than min in range parameter" },
+      { function() xp.histogram({ 1, 2 }, 0) end, "histogram: bins must be a positive integer" },
+      { function() xp.histogram({ 1, math.huge }) end, "histogram: autodetected range of [1.0, inf] is not finite" },
+      { function() xp.interp({ 1 }, { 1, 3, 2 }, { 1, 2, 3 }) end, "interp: xp must be increasing" },
+      { function() xp.interp({ 1 }, { 1, 2 }, { 1 }) end, "interp: fp and xp are not of the same length" },
+      { function() xp.unravel_index(7, { 2, 3 }) end,
+        "unravel_index: index out of bounds for an array of size 6 (positions are 1-based)" },
+      { function() xp.unravel_index(0, { 2, 3 }) end,
+        "unravel_index: index out of bounds for an array of size 6 (positions are 1-based)" },
+      { function() xp.ravel_multi_index({ xp.array({ 3 }), xp.array({ 1 }) }, { 2, 3 }) end,
+        "ravel_multi_index: invalid entry in coordinates array 1 (positions are 1 .. 2)" },
+      { function() xp.take_along_axis(xp.zeros({ 2, 2 }), xp.array({ { 3 } }), 2) end,
+        "take_along_axis: index out of bounds for axis 2 with size 2 (positions are 1-based)" },
+      { function() xp.take_along_axis(xp.zeros({ 2, 2 }), xp.array({ 1 }), 2) end,
+        "take_along_axis: indices and arr must have the same number of dimensions (1 and 2)" },
+      { function() xp.put_along_axis(xp.zeros({ 2 }), xp.array({ 1 }), 1) end,
+        "put_along_axis: axis must be given (put_along_axis works in place on arr)" },
+      { function() xp.finfo("int32") end, "finfo: not a float dtype: int32" },
+      { function() xp.iinfo("float32") end, "iinfo: not an integer dtype: float32" },
+      { function() xp.broadcast_shapes({ 2 }, { 3 }) end,
+        "broadcast_shapes: shape mismatch: objects cannot be broadcast to a single shape" },
+      { function() xp.meshgrid({ 1 }, { 2 }, { indexing = "yx" }) end, "meshgrid: indexing must be 'xy' or 'ij'" },
+      { function() xp.vander(xp.zeros({ 2, 2 })) end, "vander: x must be a one-dimensional array" },
+      { function() xp.cumulative_sum(xp.zeros({ 2, 2 })) end,
+        "cumulative_sum: axis must be given for an array of more than one dimension" },
+      { function() xp.nan_to_num(xp.array({ 1 }, "complex64")) end,
+        "nan_to_num: complex arrays are not supported yet" },
+    }
+    for i, c in ipairs(cases) do
+      it("case " .. i .. ": " .. c[2], function()
+        local ok, err = pcall(c[1])
+        assert.is_false(ok)
+        assert.is_truthy(tostring(err):find(c[2], 1, true), tostring(err))
+      end)
+    end
+  end)
+
+  it("put_along_axis writes through a non-contiguous view; nan_to_num(copy=false) works in place", function()
+    local a = xp.zeros({ 3, 4 }, "int64")
+    local v = a[{ {}, { 1, 4, 2 } }]                    -- columns 1 and 3
+    xp.put_along_axis(v, xp.array({ { 2 }, { 1 }, { 2 } }), 5, 2)
+    assert.are.same({ { 0, 0, 5, 0 }, { 5, 0, 0, 0 }, { 0, 0, 5, 0 } }, ga.asnumpy(a):tolist())
+    local x = xp.array({ 0 / 0, 1 })
+    assert.are.equal(x, xp.nan_to_num(x, false))
+    assert.are.same({ 0, 1 }, ga.asnumpy(x):tolist())
+  end)
+end)
