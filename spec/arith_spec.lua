@@ -421,3 +421,15 @@ describe("the loop chosen for one call does not stick to the next", function()
     end)
   end)
 end)
+
+describe("ga.host's ufuncs of Lua values", function()
+  it("make host arrays (not arrays on the current device)", function()
+    local H = ga.host
+    for _, r in ipairs { H.subtract(1, 0.3), H.add({ 1, 2 }, 1), H.sqrt(4), H.where(true, 1, 2), H.round(2.567, 2),
+                         H.maximum({ 1, 5 }, { 3, 2 }), H.add(H.array({ 1, 2 }), { 1, 2 }) } do
+      assert.are.equal("cpu", r.device)
+    end
+    assert.are.equal(0.7, H.subtract(1, 0.3):item())
+    assert.are.equal("float64", H.result_type(1, 2.0))
+  end)
+end)

@@ -295,12 +295,13 @@ describe("ufunc op table", function()
     assert.are.same({}, missing, table.concat(missing, ", "))
   end)
 
-  it("every public row is ga.NAME and ga.host.NAME", function()
+  it("every public row is ga.NAME (and ga.host.NAME)", function()
     local bad = {}
     for name in pairs(OPS) do
       -- ga.copy is the creation function; ga.clip takes nil bounds (checked below)
       if name:sub(1, 1) ~= "_" and name ~= "copy" and name ~= "clip" then
-        if ga[name] ~= U[name] or H[name] ~= U[name] then bad[#bad + 1] = name end
+        -- ga.host's are wrappers that make host arrays of Lua values
+        if ga[name] ~= U[name] or type(H[name]) ~= "function" then bad[#bad + 1] = name end
       end
     end
     table.sort(bad)

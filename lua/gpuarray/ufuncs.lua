@@ -1175,4 +1175,50 @@ M.round = F.round
 -- print(z)                            --> array([0.+1.j, 0.+2.j], dtype=complex64)
 -- print(ga.arange(2).imag)            --> array([0, 0])
 
-return { ga = F, host = F }
+-- ga.host's ufuncs: nested-table operands become host arrays, and when no
+-- operand is an array the first Lua number does too (the shared functions
+-- would make them on the current device: ga.host.subtract(1, 0.5) gave a
+-- GPU array).  The dtype rules (result_type, can_cast, promote_types) take
+-- no data and are shared as they are.
+local H = {}
+local host_asarray = core.host.asarray
+local function data_table(v) return type(v) == "table" and not is_array(v) and v[1] ~= nil end
+local NO_DATA = { result_type = true, can_cast = true, promote_types = true }
+local wrapped = {}   -- one wrapper per function: an alias stays the same function
+for name, f in pairs(F) do
+  if NO_DATA[name] then
+    H[name] = f
+  elseif wrapped[f] then
+    H[name] = wrapped[f]
+  else
+    H[name] = function(...)
+      local n = select("#", ...)
+      local any, tables = false, false
+      for i = 1, n do
+        local v = (select(i, ...))
+        if is_array(v) then any = true elseif data_table(v) then tables = true end
+      end
+      if any and not tables then return f(...) end
+      local args = table.pack(...)
+      for i = 1, n do
+        local v = args[i]
+        if data_table(v) then
+          args[i], any = host_asarray(v), true
+        end
+      end
+      if not any then
+        for i = 1, n do
+          local t = type(args[i])
+          if t == "number" or t == "boolean" then
+            args[i] = host_asarray(args[i])
+            break
+          end
+        end
+      end
+      return f(table.unpack(args, 1, n))
+    end
+    wrapped[f] = H[name]
+  end
+end
+
+return { ga = F, host = H }
