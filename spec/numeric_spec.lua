@@ -35,6 +35,7 @@ local function check(id, got, want)
     return
   end
   if not is_arr(want) then
+    if getmetatable(got) == ga.core.ndarray_mt and got.ndim == 0 then got = got:item() end   -- CuPy's 0-d array
     assert.is_true(close(got, want, 1e-12), id .. ": " .. tostring(got) .. " ~= " .. tostring(want))
     return
   end
@@ -105,6 +106,27 @@ helper.each_device(function(xp)
         "cumulative_sum: axis must be given for an array of more than one dimension" },
       { function() xp.nan_to_num(xp.array({ 1 }, "complex64")) end,
         "nan_to_num: complex arrays are not supported yet" },
+      { function() xp.quantile({ 1, 2 }, 1.5) end, "quantile: quantiles must be in the range [0, 1]" },
+      { function() xp.percentile({ 1, 2 }, -1) end, "percentile: percentiles must be in the range [0, 100]" },
+      { function() xp.percentile({ 1, 2 }, 0 / 0) end, "percentile: percentiles must be in the range [0, 100]" },
+      { function() xp.quantile({ 1, 2 }, 0.5, nil, "median") end, "quantile: unknown method 'median'" },
+      { function() xp.quantile(xp.zeros({ 2, 0 }), 0.5, 2) end, "quantile: cannot take a quantile of an empty axis" },
+      { function() xp.cov(xp.zeros({ 2, 2, 2 })) end, "cov: m has more than 2 dimensions" },
+      { function() xp.correlate({ 1, 2 }, { 1 }, "middle") end,
+        "correlate: mode must be 'full', 'same' or 'valid', got 'middle'" },
+      { function() xp.convolve({}, { 1 }) end, "convolve: a and v cannot be empty" },
+      { function() xp.select({ xp.array({ 1, 0 }) }, { 1 }) end,
+        "select: invalid entry 1 in condlist: should be boolean ndarray" },
+      { function() xp.select({ xp.array({ true }) }, {}) end,
+        "select: list of cases must be same length as list of conditions" },
+      { function() xp.choose(xp.array({ 3 }), { { 1 }, { 2 } }) end,
+        "choose: invalid entry in choice array (positions are 1 .. 2)" },
+      { function() xp.delete({ 1, 2 }, 3) end,
+        "delete: index out of bounds for axis 1 with size 2 (positions are 1-based)" },
+      { function() xp.insert({ 1, 2 }, 4, 0) end, "insert: index 4 is out of bounds for axis 1 with size 2" },
+      { function() xp.putmask(xp.zeros(3), xp.array({ true }), 1) end, "putmask: mask and data must be the same size" },
+      { function() xp.gradient({ 1 }) end, "gradient: shape of the array too small to calculate a numerical gradient" },
+      { function() xp.gradient({ 1, 2 }, 1, nil, 3) end, "gradient: edge_order must be 1 or 2" },
     }
     for i, c in ipairs(cases) do
       it("case " .. i .. ": " .. c[2], function()
@@ -115,6 +137,23 @@ helper.each_device(function(xp)
     end
   end)
 
+  it("place and putmask write in place (through views too); real_if_close drops tiny imaginary parts", function()
+    local a = xp.arange(6)
+    xp.place(a, xp.greater(a, 2), { 44, 55 })
+    assert.are.same({ 0, 1, 2, 44, 55, 44 }, ga.asnumpy(a):tolist())
+    local b = xp.zeros({ 2, 3 }, "int64")
+    local bt = b.T
+    xp.putmask(bt, xp.array({ { true, false }, { false, true }, { true, true } }), xp.arange(6))
+    assert.are.same({ { 0, 0, 4 }, { 0, 3, 5 } }, ga.asnumpy(b):tolist())
+    local z = xp.zeros(2, "complex128")
+    xp.add(z.real, xp.array({ 1.5, 2 }), { out = z.real })
+    xp.add(z.imag, 1e-15, { out = z.imag })
+    local r = xp.real_if_close(z)
+    assert.are.equal("float64", r.dtype)
+    assert.are.same({ 1.5, 2 }, ga.asnumpy(r):tolist())
+    xp.add(z.imag, 1e-9, { out = z.imag })
+    assert.are.equal("complex128", xp.real_if_close(z).dtype)
+  end)
   it("put_along_axis writes through a non-contiguous view; nan_to_num(copy=false) works in place", function()
     local a = xp.zeros({ 3, 4 }, "int64")
     local v = a[{ {}, { 1, 4, 2 } }]                    -- columns 1 and 3

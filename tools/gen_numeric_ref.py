@@ -161,6 +161,63 @@ case("nan_to_num_vals", "nan_to_num", [nn.astype(np.float32), True, -1.0, 100.0,
      np.nan_to_num(nn.astype(np.float32), nan=-1.0, posinf=100.0, neginf=-100.0))
 case("nan_to_num_int", "nan_to_num", [A([1, 2], np.int16)], np.nan_to_num(A([1, 2], np.int16)))
 
+# order statistics
+qx = rng.standard_normal((4, 7))
+qn = qx.copy(); qn[1, 2] = np.nan; qn[3, :] = np.nan
+for meth in ["linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf", "averaged_inverted_cdf",
+             "closest_observation", "interpolated_inverted_cdf", "hazen", "weibull", "median_unbiased",
+             "normal_unbiased"]:
+    case("quantile_" + meth, "quantile", [qx, A([0.0, 0.1, 0.33, 0.5, 1.0]), 2, meth],
+         np.quantile(qx, [0.0, 0.1, 0.33, 0.5, 1.0], axis=1, method=meth))
+case("quantile_all", "quantile", [qx, 0.25], np.quantile(qx, 0.25))
+case("quantile_keep", "quantile", [qx, 0.7, 1, "linear", True], np.quantile(qx, 0.7, axis=0, keepdims=True))
+case("quantile_nan", "quantile", [qn, 0.5, 2], np.quantile(qn, 0.5, axis=1))
+case("percentile", "percentile", [qx, A([10.0, 90.0]), -1], np.percentile(qx, [10, 90], axis=-1))
+case("percentile_int", "percentile", [A([[10, 7, 4], [3, 2, 1]]), 50, 2], np.percentile([[10, 7, 4], [3, 2, 1]], 50, axis=1))
+case("nanquantile", "nanquantile", [qn[:3], A([0.2, 0.8]), 2], np.nanquantile(qn[:3], [0.2, 0.8], axis=1))
+case("nanquantile_lower", "nanquantile", [qn[:3], 0.6, 2, "lower"], np.nanquantile(qn[:3], 0.6, axis=1, method="lower"))
+case("nanpercentile", "nanpercentile", [qn[:3], 30.0], np.nanpercentile(qn[:3], 30.0))
+case("nanmedian", "nanmedian", [qn[:3], 2], np.nanmedian(qn[:3], axis=1))
+
+# covariance, convolution, polynomials
+cx = rng.standard_normal((3, 6))
+cy = rng.standard_normal(6)
+case("cov", "cov", [cx], np.cov(cx))
+case("cov_y_bias", "cov", [cx, cy, True, True], np.cov(cx, cy, rowvar=True, bias=True))
+case("cov_cols_ddof", "cov", [cx.T.copy(), None, False, False, 0], np.cov(cx.T, rowvar=False, ddof=0))
+case("corrcoef", "corrcoef", [cx], np.corrcoef(cx))
+sa, sv = rng.standard_normal(9), rng.standard_normal(4)
+for mode in ["valid", "same", "full"]:
+    case("correlate_" + mode, "correlate", [sa, sv, mode], np.correlate(sa, sv, mode))
+    case("correlate_r_" + mode, "correlate", [sv, sa, mode], np.correlate(sv, sa, mode))
+    case("convolve_" + mode, "convolve", [sa, sv, mode], np.convolve(sa, sv, mode))
+    case("convolve_r_" + mode, "convolve", [sv, sa, mode], np.convolve(sv, sa, mode))
+case("polyval", "polyval", [A([2.0, -1.0, 0.5, 3.0]), A([[0.0, 1.5], [-2.0, 3.0]])],
+     np.polyval([2.0, -1.0, 0.5, 3.0], [[0.0, 1.5], [-2.0, 3.0]]))
+# (complex real_if_close: hand-written rows in the spec)
+
+# selection and editing
+sx = np.arange(10)
+case("select", "select", [[sx < 3, sx > 6], [sx, sx ** 2], 42], np.select([sx < 3, sx > 6], [sx, sx ** 2], 42))
+ch = rng.integers(0, 3, 8)
+chs = [rng.integers(-9, 9, 8) for _ in range(3)]
+case("choose", "choose", [ch + 1, chs], np.choose(ch, chs))
+case("choose_wrap", "choose", [A([0, 4, -1, 2]), [A([1, 2, 3, 4]), A([10, 20, 30, 40])], "wrap"],
+     np.choose(A([-1, 3, -2, 1]), [A([1, 2, 3, 4]), A([10, 20, 30, 40])], mode="wrap"))
+case("extract", "extract", [(qx > 0), qx], np.extract(qx > 0, qx))
+case("delete", "delete", [m, A([1, 3]), 2], np.delete(m, [0, 2], axis=1))
+case("delete_flat", "delete", [m, A([-1, 5])], np.delete(m, [-1, 4]))
+case("delete_bool", "delete", [A([1, 2, 3]), A([True, False, True])], np.delete([1, 2, 3], [True, False, True]))
+case("insert", "insert", [m, 2, 99, 1], np.insert(m, 1, 99, axis=0))
+case("insert_end", "insert", [m, 5, A([7, 8, 9]), 2], np.insert(m, 4, [7, 8, 9], axis=1))
+case("insert_flat", "insert", [A([1, 2, 3]), -1, A([5, 6])], np.insert([1, 2, 3], -1, [5, 6]))
+case("resize", "resize", [A([[1, 2], [3, 4]]), [3, 3]], np.resize([[1, 2], [3, 4]], (3, 3)))
+case("trim_zeros", "trim_zeros", [A([0, 0, 3, 0, 4, 0]), "b"], np.trim_zeros(A([0, 0, 3, 0, 4, 0]), "b"))
+gf = rng.standard_normal((4, 5))
+case("gradient_1d", "gradient", [gf[0]], np.gradient(gf[0]))
+case("gradient_2d", "gradient", [gf], list(np.gradient(gf)))
+case("gradient_axis_dx_edge2", "gradient", [gf, 0.5, 2, 2], np.gradient(gf, 0.5, axis=1, edge_order=2))
+
 
 def lua(v, ind=""):
     if isinstance(v, dict):

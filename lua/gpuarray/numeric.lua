@@ -5,8 +5,11 @@
 -- (`unravel_index ravel_multi_index diag_indices tril_indices
 -- triu_indices take_along_axis put_along_axis`), sets (`isin in1d
 -- intersect1d union1d setdiff1d setxor1d`), counting (`bincount digitize
--- histogram`), `interp`, `nan_to_num`, `append`, and the dtype facts
--- `finfo iinfo` and `broadcast_shapes`.  Both `ga` and `ga.host` have them
+-- histogram`), `interp`, `nan_to_num`, `append`, order statistics
+-- (`quantile percentile nanquantile nanpercentile nanmedian`), `cov
+-- corrcoef correlate convolve polyval real_if_close gradient`, selection and
+-- editing (`select choose extract place putmask delete insert resize
+-- trim_zeros`), and the dtype facts `finfo iinfo` and `broadcast_shapes`.  Both `ga` and `ga.host` have them
 -- (a Lua table argument becomes an array of that module).
 --
 -- Positions are 1-based, as everywhere in gpuarray: `indices`,
@@ -1099,6 +1102,660 @@ local function build(m, host)
       return x
     end
     return r
+  end
+
+  -- ---- order statistics ----
+
+  local QMETHODS = { linear = true, lower = true, higher = true, nearest = true, midpoint = true,
+                     inverted_cdf = true, averaged_inverted_cdf = true, closest_observation = true,
+                     interpolated_inverted_cdf = true, hazen = true, weibull = true, median_unbiased = true,
+                     normal_unbiased = true }
+  -- NumPy's continuous methods: (alpha, beta) of h = (n + 1 - alpha - beta) q + alpha - 1 (0-based)
+  local AB = { linear = { 1, 1 }, interpolated_inverted_cdf = { 0, 1 }, hazen = { 0.5, 0.5 }, weibull = { 0, 0 },
+               median_unbiased = { 1 / 3, 1 / 3 }, normal_unbiased = { 3 / 8, 3 / 8 } }
+
+  -- arithmetic on a number or an array (positions are numbers when every
+  -- slice has the same count, arrays per slice otherwise)
+  local function nrint(x)   -- half to even
+    local f = math.floor(x)
+    local d = x - f
+    if d ~= 0.5 then return d > 0.5 and f + 1 or f end
+    return f % 2 == 0 and f or f + 1
+  end
+  local N = {
+    add = function(x, y) if type(x) == "number" and type(y) == "number" then return x + y end return G().add(x, y) end,
+    sub = function(x, y)
+      if type(x) == "number" and type(y) == "number" then return x - y end
+      return G().subtract(x, y)
+    end,
+    mul = function(x, y)
+      if type(x) == "number" and type(y) == "number" then return x * y end
+      return G().multiply(x, y)
+    end,
+    floor = function(x) if type(x) == "number" then return math.floor(x) end return G().floor(x) end,
+    ceil = function(x) if type(x) == "number" then return math.ceil(x) end return G().ceil(x) end,
+    rint = function(x) if type(x) == "number" then return nrint(x) end return G().rint(x) end,
+  }
+
+  -- the q-th quantiles of sorted slices along the last axis, n valid values
+  -- each (n: a number, or an int64 array of the slices' shape + {1})
+  local function quantile_sorted(s, n, q, method)
+    local g = G()
+    local len = s.shape[s.ndim]
+    local nn = type(n) == "number" and n or n:astype("float64")
+    local function pos1(h)   -- a 0-based position clamped into 0 .. n-1, as a 1-based one
+      if type(h) == "number" then return math.max(0, math.min(h, nn - 1)) + 1 end
+      return g.add(g.clip(h, 0, g.subtract(nn, 1)), 1)
+    end
+    local function at(p1)   -- the values at 1-based positions (per slice)
+      if type(p1) == "number" then
+        local key = {}
+        for d = 1, s.ndim - 1 do key[d] = {} end
+        key[s.ndim] = { p1, p1 }
+        return s[key]
+      end
+      local pi = g.clip(p1, 1, math.max(len, 1)):astype("int64")
+      return F.take_along_axis(s, pi, s.ndim)
+    end
+    local ab = AB[method]
+    local h
+    if ab then h = N.add(N.mul(N.add(nn, 1 - ab[1] - ab[2]), q), ab[1] - 1)
+    else h = N.mul(N.sub(nn, 1), q) end   -- lower higher nearest midpoint (the cdf methods use n q)
+    if method == "lower" then return at(pos1(N.floor(h))) end
+    if method == "higher" then return at(pos1(N.ceil(h))) end
+    if method == "nearest" then return at(pos1(N.rint(h))) end
+    if method == "midpoint" then
+      local a, b = at(pos1(N.floor(h))), at(pos1(N.ceil(h)))
+      return g.add(a, g.multiply(g.subtract(b, a), 0.5))
+    end
+    if method == "inverted_cdf" or method == "averaged_inverted_cdf" or method == "closest_observation" then
+      local nq = N.mul(nn, q)
+      if method == "inverted_cdf" then return at(pos1(N.sub(N.ceil(nq), 1))) end
+      if method == "closest_observation" then return at(pos1(N.sub(N.rint(nq), 1))) end
+      local lo, hi = at(pos1(N.sub(N.ceil(nq), 1))), at(pos1(N.floor(nq)))
+      local mid = g.multiply(g.add(lo, hi), 0.5)
+      if type(nq) == "number" then return math.floor(nq) == nq and mid or lo end
+      return g.where(g.equal(g.floor(nq), nq), mid, lo)
+    end
+    local fl = N.floor(h)
+    local frac = N.sub(h, fl)
+    local a, b = at(pos1(fl)), at(pos1(N.add(fl, 1)))
+    -- a + (b - a) frac, from the nearer end (exact at the ends, as NumPy's _lerp)
+    local diff = g.subtract(b, a)
+    local lo = g.add(a, g.multiply(diff, frac))
+    local hi = g.subtract(b, g.multiply(diff, N.sub(1, frac)))
+    if type(frac) == "number" then return frac >= 0.5 and hi or lo end
+    return g.where(g.greater_equal(frac, 0.5), hi, lo)
+  end
+
+  local function quantile_impl(fname, a, q, axis, method, keepdims, nan_ok, scale)
+    local g = G()
+    a = arr(fname, a, "a")
+    method = method or "linear"
+    if not QMETHODS[method] then fail(fname, "unknown method '%s'", tostring(method)) end
+    if is_complex(a.dtype) then fail(fname, "complex arrays are not ordered") end
+    local qa = arr(fname, q, "q"):astype("float64")
+    if qa.size > 0 then
+      local lo, hi = g.min(qa):item(), g.max(qa):item()
+      if lo ~= lo or hi ~= hi or lo < 0 or hi > scale then
+        fail(fname, scale == 100 and "percentiles must be in the range [0, 100]"
+                                  or "quantiles must be in the range [0, 1]")
+      end
+    end
+    if scale ~= 1 then qa = g.divide(qa, scale) end
+    -- move the axis (or axes) last, flatten them
+    local x, keep_shape
+    if axis == nil then
+      x = g.ravel(a)
+      keep_shape = {}
+      for d = 1, a.ndim do keep_shape[d] = 1 end
+    else
+      local ax = axis_of(fname, a, axis, -1)
+      x = g.moveaxis(a, ax, -1)
+      keep_shape = a.shape
+      keep_shape[ax] = 1
+    end
+    if x.shape[x.ndim] == 0 then fail(fname, "cannot take a quantile of an empty axis") end
+    if not is_float(x.dtype) then x = x:astype("float64") end
+    local s = g.sort(x, -1)
+    local n
+    if nan_ok then
+      n = g.sum(g.logical_not(g.isnan(x)), -1, { keepdims = true })
+    else
+      n = x.shape[x.ndim]
+    end
+    local outs = {}
+    local qlist = g.ravel(qa):tolist()
+    if type(qlist) ~= "table" then qlist = { qlist } end
+    for k, qk in ipairs(qlist) do
+      local r = quantile_sorted(s, n, qk, method)
+      if not nan_ok and is_float(x.dtype) then
+        -- a slice with a NaN has a NaN quantile (NaN sorts last)
+        local last = s[along(s.ndim, s.ndim, { -1, -1 })]
+        r = g.where(g.isnan(last), 0 / 0, r)
+      elseif nan_ok then
+        r = g.where(g.equal(n, 0), 0 / 0, r)
+      end
+      if r.ndim > 0 then r = r:reshape((function()
+        local sh = {}
+        for d = 1, r.ndim - 1 do sh[d] = r.shape[d] end
+        return sh
+      end)()) end
+      if keepdims then r = r:reshape(keep_shape) end
+      if x.dtype ~= a.dtype and is_float(a.dtype) then r = r:astype(a.dtype) end
+      outs[k] = r
+    end
+    if qa.ndim == 0 then return outs[1] end
+    local st = g.stack(outs, 1)
+    local qs = qa.shape
+    if #qs == 1 then return st end
+    local sh = {}
+    for d = 1, #qs do sh[d] = qs[d] end
+    for d = 2, st.ndim do sh[#sh + 1] = st.shape[d] end
+    return st:reshape(sh)
+  end
+
+  --- The q-th quantiles (q in [0, 1]) along an axis, by NumPy's `method`
+  -- ("linear" default, "lower", "higher", "nearest", "midpoint", and the
+  -- nine of Hyndman and Fan: "inverted_cdf", "averaged_inverted_cdf",
+  -- "closest_observation", "interpolated_inverted_cdf", "hazen", "weibull",
+  -- "median_unbiased", "normal_unbiased").  A slice holding NaN gives NaN.
+  -- An array q puts its shape first.
+  -- @function ga.quantile
+  -- @tparam ndarray a
+  -- @param q number or array in [0, 1]
+  -- @tparam[opt] integer axis (nil: the flattened array)
+  -- @tparam[opt="linear"] string method
+  -- @tparam[opt=false] boolean keepdims
+  -- @usage
+  -- print(ga.quantile({1, 2, 3, 4}, 0.5), ga.quantile({1, 2, 3, 4}, 0.5, nil, "lower"))   --> array(2.5)	array(2.)
+  function F.quantile(a, q, axis, method, keepdims)
+    return quantile_impl("quantile", a, q, axis, method, keepdims, false, 1)
+  end
+
+  --- The q-th percentiles (q in [0, 100]); see ga.quantile.
+  -- @function ga.percentile
+  -- @usage
+  -- print(ga.percentile({{10, 7, 4}, {3, 2, 1}}, 50, 2))   --> array([7., 2.])
+  function F.percentile(a, q, axis, method, keepdims)
+    return quantile_impl("percentile", a, q, axis, method, keepdims, false, 100)
+  end
+
+  --- ga.quantile ignoring NaNs (a slice of NaNs only gives NaN).
+  -- @function ga.nanquantile
+  -- @usage
+  -- print(ga.nanquantile({1, 0/0, 3}, 0.5))   --> array(2.)
+  function F.nanquantile(a, q, axis, method, keepdims)
+    return quantile_impl("nanquantile", a, q, axis, method, keepdims, true, 1)
+  end
+
+  --- ga.percentile ignoring NaNs.
+  -- @function ga.nanpercentile
+  -- @usage
+  -- print(ga.nanpercentile({1, 0/0, 3, 5}, 50))   --> array(3.)
+  function F.nanpercentile(a, q, axis, method, keepdims)
+    return quantile_impl("nanpercentile", a, q, axis, method, keepdims, true, 100)
+  end
+
+  --- The median ignoring NaNs.
+  -- @function ga.nanmedian
+  -- @tparam ndarray a
+  -- @tparam[opt] integer axis
+  -- @tparam[opt=false] boolean keepdims
+  -- @usage
+  -- print(ga.nanmedian({{1, 0/0}, {3, 4}}, 1))   --> array([2., 4.])
+  function F.nanmedian(a, axis, keepdims)
+    return quantile_impl("nanmedian", a, 0.5, axis, "linear", keepdims, true, 1)
+  end
+
+  -- ---- covariance and convolution ----
+
+  --- The covariance matrix of variables in rows (columns with
+  -- `rowvar = false`), normalised by N - 1 (`bias`: N; `ddof` overrides).
+  -- @function ga.cov
+  -- @tparam ndarray m 1-D or 2-D
+  -- @param[opt] y more observations, joined to m
+  -- @tparam[opt=true] boolean rowvar
+  -- @tparam[opt=false] boolean bias
+  -- @tparam[opt] integer ddof
+  -- @usage
+  -- print(ga.cov({{0, 1, 2}, {2, 1, 0}}))
+  -- --> array([[ 1., -1.],
+  -- -->        [-1.,  1.]])
+  function F.cov(mm, y, rowvar, bias, ddof)
+    local fname = "cov"
+    local g = G()
+    mm = arr(fname, mm, "m")
+    if mm.ndim > 2 then fail(fname, "m has more than 2 dimensions") end
+    local X = mm.ndim == 1 and mm:reshape({ 1, mm.size }) or mm
+    if rowvar == false and mm.ndim == 2 then X = X.T end
+    if y ~= nil then
+      y = arr(fname, y, "y")
+      if y.ndim > 2 then fail(fname, "y has more than 2 dimensions") end
+      local Y = y.ndim == 1 and y:reshape({ 1, y.size }) or y
+      if rowvar == false and y.ndim == 2 then Y = Y.T end
+      X = g.concatenate({ X, Y }, 1)
+    end
+    if not (is_float(X.dtype) or is_complex(X.dtype)) or X.dtype == "float16" then X = X:astype("float64") end
+    local n = X.shape[2]
+    local dd = ddof ~= nil and ddof or (bias and 0 or 1)
+    if math.type(dd) ~= "integer" then fail(fname, "ddof must be an integer") end
+    local fact = n - dd
+    local Xc = g.subtract(X, g.mean(X, 2, { keepdims = true }))
+    local Xt = Xc.T
+    if is_complex(Xc.dtype) then Xt = g.conjugate(Xt) end
+    local c = g.divide(g.matmul(Xc, g.ascontiguousarray(Xt)), fact)
+    if c.size == 1 and mm.ndim == 1 and y == nil then return c:reshape({}) end
+    return c
+  end
+
+  --- Pearson correlation coefficients (cov normalised by the standard
+  -- deviations), clipped to [-1, 1].
+  -- @function ga.corrcoef
+  -- @usage
+  -- print(ga.corrcoef({1, 2, 3}, {3, 2, 1}))
+  -- --> array([[ 1., -1.],
+  -- -->        [-1.,  1.]])
+  function F.corrcoef(x, y, rowvar)
+    local g = G()
+    local c = F.cov(x, y, rowvar)
+    if c.ndim == 0 then return g.divide(c, c) end
+    local d = g.sqrt(g.diagonal(c))
+    local r = g.divide(g.divide(c, d:reshape({ d.size, 1 })), d:reshape({ 1, d.size }))
+    return g.clip(r, -1, 1)
+  end
+
+  local function conv_mode(fname, mode)
+    mode = mode or "full"
+    if mode ~= "full" and mode ~= "same" and mode ~= "valid" then
+      fail(fname, "mode must be 'full', 'same' or 'valid', got '%s'", tostring(mode))
+    end
+    return mode
+  end
+
+  -- the full correlation of 1-d a (length n) with v (length k): out[j] =
+  -- sum_i a[j - k + 1 + i] v[i], by k shifted products (direct: short v)
+  local function correlate_full(a, v)
+    local g = G()
+    local n, k = a.size, v.size
+    local dt = g.result_type(a, v)
+    local pad = m.zeros({ k - 1 }, dt)
+    local ap = g.concatenate({ pad, a:astype(dt), pad })
+    local out = m.zeros({ n + k - 1 }, dt)
+    local vl = v:astype(dt):tolist()
+    for i = 1, k do
+      local c = vl[i]
+      if type(c) == "table" then c = v[{ i }] end
+      out = g.add(out, g.multiply(ap[{ { i, i + n + k - 2 } }], c))
+    end
+    return out
+  end
+
+  -- mode's part of the full result; `late`: NumPy's correlate of a shorter
+  -- a with a longer v centres "same" half an element later
+  local function crop(full, n, k, mode, late)
+    if mode == "full" then return full end
+    if mode == "same" then
+      local len, short = math.max(n, k), math.min(n, k)
+      local start = (late and short // 2 or (short - 1) // 2) + 1
+      return full[{ { start, start + len - 1 } }]
+    end
+    local len = math.max(n, k) - math.min(n, k) + 1
+    local start = math.min(n, k)
+    return full[{ { start, start + len - 1 } }]
+  end
+
+  --- Cross-correlation of two 1-d sequences (NumPy's `correlate`, mode
+  -- "valid" by default): c[k] = sum_n a[n + k] conj(v[n]).
+  -- @function ga.correlate
+  -- @usage
+  -- print(ga.correlate({1, 2, 3}, {0, 1, 0.5}))   --> array([3.5])
+  function F.correlate(a, v, mode)
+    local fname = "correlate"
+    local g = G()
+    a, v = arr(fname, a, "a"), arr(fname, v, "v")
+    if a.ndim ~= 1 or v.ndim ~= 1 then fail(fname, "a and v must be 1-d") end
+    if a.size == 0 or v.size == 0 then fail(fname, "a and v cannot be empty") end
+    mode = conv_mode(fname, mode or "valid")
+    if is_complex(v.dtype) then v = g.conjugate(v) end
+    local swap = v.size > a.size
+    local full = swap and g.flip(correlate_full(v, a)) or correlate_full(a, v)
+    if swap and is_complex(full.dtype) then full = g.conjugate(full) end
+    return crop(full, a.size, v.size, mode, swap)
+  end
+
+  --- Discrete linear convolution of two 1-d sequences (NumPy's `convolve`,
+  -- mode "full" by default).
+  -- @function ga.convolve
+  -- @usage
+  -- print(ga.convolve({1, 2, 3}, {0, 1, 0.5}))   --> array([0. , 1. , 2.5, 4. , 1.5])
+  function F.convolve(a, v, mode)
+    local fname = "convolve"
+    local g = G()
+    a, v = arr(fname, a, "a"), arr(fname, v, "v")
+    if a.ndim ~= 1 or v.ndim ~= 1 then fail(fname, "a and v must be 1-d") end
+    if a.size == 0 or v.size == 0 then fail(fname, "a and v cannot be empty") end
+    mode = conv_mode(fname, mode)
+    local full = correlate_full(a, g.flip(v))
+    return crop(full, a.size, v.size, mode, false)
+  end
+
+  --- The polynomial with coefficients `p` (highest power first) at x
+  -- (Horner's scheme).
+  -- @function ga.polyval
+  -- @usage
+  -- print(ga.polyval({3, 0, 1}, {1, 2}))   --> array([ 4, 13])
+  function F.polyval(p, x)
+    local fname = "polyval"
+    local g = G()
+    p, x = arr(fname, p, "p"), arr(fname, x, "x")
+    if p.ndim ~= 1 then fail(fname, "p must be 1-d") end
+    local coef = p:tolist()
+    local y = g.multiply(g.zeros_like(x, g.result_type(p, x)), 0)
+    for i = 1, #coef do
+      local c = coef[i]
+      if type(c) == "table" then c = p[{ i }] end
+      y = g.add(g.multiply(y, x), c)
+    end
+    return y
+  end
+
+  --- A real array when every imaginary part of a complex `a` is within
+  -- `tol` machine epsilons of 0 (tol > 1; else an absolute tolerance), else a.
+  -- @function ga.real_if_close
+  -- @usage
+  -- print(ga.real_if_close(ga.array({1, 2}, "complex128")).dtype)   --> float64
+  function F.real_if_close(a, tol)
+    local fname = "real_if_close"
+    local g = G()
+    a = arr(fname, a, "a")
+    if not is_complex(a.dtype) then return a end
+    tol = num_opt(fname, tol, "tol", 100)
+    if tol > 1 then tol = tol * finfo(a.dtype).eps end
+    if g.all(g.less(g.abs(g.imag(a)), tol)):item() then return g.real(a):copy() end
+    return a
+  end
+
+  -- ---- selection ----
+
+  --- Elements of `choicelist` where the matching condition of `condlist`
+  -- holds (the first that holds), `default` elsewhere.
+  -- @function ga.select
+  -- @tparam table condlist bool arrays
+  -- @tparam table choicelist arrays or numbers, as many
+  -- @param[opt=0] default
+  -- @usage
+  -- local x = ga.arange(6)
+  -- print(ga.select({x:lt(3), x:gt(4)}, {x, x * 10}, -1))   --> array([ 0,  1,  2, -1, -1, 50])
+  function F.select(condlist, choicelist, default)
+    local fname = "select"
+    local g = G()
+    if type(condlist) ~= "table" or is_array(condlist) or type(choicelist) ~= "table" or is_array(choicelist) then
+      fail(fname, "condlist and choicelist must be tables")
+    end
+    if #condlist ~= #choicelist then fail(fname, "list of cases must be same length as list of conditions") end
+    if #condlist == 0 then fail(fname, "select with an empty condition list is not possible") end
+    local r = default == nil and 0 or default
+    for i = #condlist, 1, -1 do
+      local c = arr(fname, condlist[i], "condlist[" .. i .. "]")
+      if c.dtype ~= "bool" then fail(fname, "invalid entry %d in condlist: should be boolean ndarray", i) end
+      local ch = choicelist[i]
+      if type(ch) == "table" and not is_array(ch) then ch = arr(fname, ch, "choicelist[" .. i .. "]") end
+      r = g.where(c, ch, r)
+    end
+    if not is_array(r) then r = arr(fname, r) end
+    return r
+  end
+
+  --- An array built from `choices` by the 1-based index array `a`
+  -- (NumPy's `choose`, + 1): out[i] = choices[a[i]][i]; `mode` "raise",
+  -- "wrap" or "clip".
+  -- @function ga.choose
+  -- @usage
+  -- print(ga.choose(ga.array({2, 1, 3}), {{1, 2, 3}, {10, 20, 30}, {100, 200, 300}}))   --> array([ 10,   2, 300])
+  function F.choose(a, choices, mode)
+    local fname = "choose"
+    local g = G()
+    a = arr(fname, a, "a")
+    if not is_int(a.dtype) then fail(fname, "a must hold integers") end
+    if type(choices) ~= "table" or is_array(choices) or #choices == 0 then
+      fail(fname, "choices must be a non-empty table of arrays")
+    end
+    mode = mode or "raise"
+    local k = #choices
+    local idx = a
+    if mode == "raise" then
+      if a.size > 0 and (g.min(a):item() < 1 or g.max(a):item() > k) then
+        fail(fname, "invalid entry in choice array (positions are 1 .. %d)", k)
+      end
+    elseif mode == "wrap" then idx = g.add(g.remainder(g.subtract(a, 1), k), 1)
+    elseif mode == "clip" then idx = g.clip(a, 1, k)
+    else fail(fname, "mode must be raise, wrap or clip") end
+    local r
+    for i = k, 1, -1 do
+      local c = choices[i]
+      if type(c) == "table" and not is_array(c) then c = arr(fname, c, "choices[" .. i .. "]") end
+      if r == nil then
+        r = g.where(g.equal(idx, i), c, g.zeros_like(idx, g.result_type(arr(fname, c))))
+      else
+        r = g.where(g.equal(idx, i), c, r)
+      end
+    end
+    return r
+  end
+
+  --- The elements of `arr` where `condition` is true, flattened (NumPy's
+  -- `extract`).
+  -- @function ga.extract
+  -- @usage
+  -- print(ga.extract(ga.equal(ga.arange(6) % 2, 0), ga.arange(6)))   --> array([0, 2, 4])
+  function F.extract(condition, a)
+    local g = G()
+    return g.compress(g.ravel(arr("extract", condition, "condition")), g.ravel(arr("extract", a, "arr")))
+  end
+
+  --- Set `arr` (in place) where `mask` holds to `values`, taken in order
+  -- and repeated as needed (NumPy's `place`).
+  -- @function ga.place
+  -- @usage
+  -- local a = ga.arange(6); ga.place(a, a:gt(2), {44, 55})
+  -- print(a)   --> array([ 0,  1,  2, 44, 55, 44])
+  function F.place(a, mask, values)
+    local fname = "place"
+    local g = G()
+    if not is_array(a) then fail(fname, "arr must be an array, got %s", typename(a)) end
+    mask = arr(fname, mask, "mask")
+    local pos = g.flatnonzero(mask)
+    if pos.size == 0 then return end
+    local v = g.ravel(arr(fname, values, "values"))
+    if v.size == 0 then fail(fname, "cannot insert from an empty array") end
+    local vals = g.take(v, g.add(g.remainder(m.arange(pos.size), v.size), 1))
+    local work = a.flags.c_contiguous and a or g.ascontiguousarray(a)
+    work:reshape({ work.size })[pos] = vals:astype(work.dtype)
+    if work ~= a then a:set(work) end
+  end
+
+  --- Set `a` (in place) where `mask` holds to `values`, the value at the
+  -- same flat position (repeated as needed; NumPy's `putmask`).
+  -- @function ga.putmask
+  -- @usage
+  -- local a = ga.arange(6); ga.putmask(a, a:gt(2), ga.arange(6) * 10)
+  -- print(a)   --> array([ 0,  1,  2, 30, 40, 50])
+  function F.putmask(a, mask, values)
+    local fname = "putmask"
+    local g = G()
+    if not is_array(a) then fail(fname, "a must be an array, got %s", typename(a)) end
+    mask = arr(fname, mask, "mask")
+    if mask.size ~= a.size then fail(fname, "mask and data must be the same size") end
+    local v = g.ravel(arr(fname, values, "values"))
+    if v.size == 0 then return end
+    local pos = g.flatnonzero(mask)
+    if pos.size == 0 then return end
+    local vals = g.take(v, g.add(g.remainder(g.subtract(pos, 1), v.size), 1))
+    local work = a.flags.c_contiguous and a or g.ascontiguousarray(a)
+    work:reshape({ work.size })[pos] = vals:astype(work.dtype)
+    if work ~= a then a:set(work) end
+  end
+
+  -- ---- editing ----
+
+  --- A copy of `arr` without the 1-based positions `obj` along `axis`
+  -- (nil: of the flattened array; negative positions count from the end).
+  -- @function ga.delete
+  -- @usage
+  -- print(ga.delete({1, 2, 3, 4}, {1, -1}))   --> array([2, 3])
+  function F.delete(a, obj, axis)
+    local fname = "delete"
+    local g = G()
+    a = arr(fname, a, "arr")
+    if axis == nil then a = g.ravel(a) end
+    local ax = axis == nil and 1 or axis_of(fname, a, axis, 1)
+    local n = a.shape[ax]
+    local o = arr(fname, obj, "obj")
+    if not (is_int(o.dtype) or o.dtype == "bool") then fail(fname, "obj must hold integer positions") end
+    local keep
+    if o.dtype == "bool" then
+      if o.size ~= n then fail(fname, "boolean obj must have the length of the axis (%d)", n) end
+      keep = g.logical_not(g.ravel(o))
+    else
+      o = g.ravel(o)
+      if o.size > 0 then
+        local lo, hi = g.min(o):item(), g.max(o):item()
+        if lo < -n or lo == 0 or hi > n then
+          fail(fname, "index out of bounds for axis %d with size %d (positions are 1-based)", ax, n)
+        end
+      end
+      o = g.where(g.less(o, 0), g.add(o, n + 1), o)
+      keep = g.logical_not(F.isin(m.arange(1, n + 1), o))
+    end
+    return g.compress(keep, a, ax)
+  end
+
+  --- A copy of `arr` with `values` inserted before the 1-based position
+  -- `obj` (an integer; n + 1 appends) along `axis` (nil: flattened).
+  -- @function ga.insert
+  -- @usage
+  -- print(ga.insert({1, 2, 3}, 2, {9, 9}))   --> array([1, 9, 9, 2, 3])
+  function F.insert(a, obj, values, axis)
+    local fname = "insert"
+    local g = G()
+    a = arr(fname, a, "arr")
+    if axis == nil then a = g.ravel(a) end
+    local ax = axis == nil and 1 or axis_of(fname, a, axis, 1)
+    local n = a.shape[ax]
+    local p = math.tointeger(obj)
+    if not p then fail(fname, "obj must be an integer position") end
+    if p < 0 then p = n + 1 + p end   -- -1: before the last element
+    if p < 1 or p > n + 1 then
+      fail(fname, "index %s is out of bounds for axis %d with size %d", tostring(obj), ax, n)
+    end
+    -- NumPy's rule for a scalar obj: values get arr's number of dimensions
+    -- (ones in front), their first axis moves to `axis`, and they broadcast
+    -- over the other axes
+    local v = arr(fname, values, "values"):astype(a.dtype)
+    if v.ndim > a.ndim then fail(fname, "values have more dimensions than arr") end
+    if v.ndim < a.ndim then
+      local vs = {}
+      for d = 1, a.ndim - v.ndim do vs[d] = 1 end
+      for d = 1, v.ndim do vs[#vs + 1] = v.shape[d] end
+      v = v:reshape(vs)
+    end
+    if a.ndim > 1 then v = g.moveaxis(v, 1, ax) end
+    local s = a.shape
+    s[ax] = v.shape[ax]
+    v = g.broadcast_to(v, s)
+    local parts = {}
+    if p > 1 then parts[#parts + 1] = a[along(a.ndim, ax, { 1, p - 1 })] end
+    parts[#parts + 1] = v
+    if p <= n then parts[#parts + 1] = a[along(a.ndim, ax, { p, n })] end
+    return g.concatenate(parts, ax)
+  end
+
+  --- A new array of `new_shape` filled with the elements of `a` repeated
+  -- in C order (NumPy's `resize`).
+  -- @function ga.resize
+  -- @usage
+  -- print(ga.resize({1, 2, 3}, {2, 4}))
+  -- --> array([[1, 2, 3, 1],
+  -- -->        [2, 3, 1, 2]])
+  function F.resize(a, new_shape)
+    local fname = "resize"
+    local g = G()
+    a = g.ravel(arr(fname, a, "a"))
+    new_shape = shape_arg(fname, new_shape)
+    local total = 1
+    for i = 1, #new_shape do total = total * new_shape[i] end
+    if total == 0 or a.size == 0 then return m.zeros(new_shape, a.dtype) end
+    local idx = g.add(g.remainder(m.arange(total), a.size), 1)
+    return g.take(a, idx):reshape(new_shape)
+  end
+
+  --- `filt` without its leading ("f"), trailing ("b") or both ("fb",
+  -- default) zeros.
+  -- @function ga.trim_zeros
+  -- @usage
+  -- print(ga.trim_zeros({0, 0, 1, 2, 0}))   --> array([1, 2])
+  function F.trim_zeros(filt, trim)
+    local fname = "trim_zeros"
+    local g = G()
+    filt = arr(fname, filt, "filt")
+    if filt.ndim ~= 1 then fail(fname, "filt must be 1-d") end
+    trim = (trim or "fb"):lower()
+    local nz = g.flatnonzero(filt)
+    if nz.size == 0 then return filt[{ { 1, 0 } }] end
+    local first = trim:find("f") and nz[{ 1 }]:item() or 1
+    local last = trim:find("b") and nz[{ -1 }]:item() or filt.size
+    return filt[{ { first, last } }]
+  end
+
+  --- The gradient of `f` by central differences inside and one-sided
+  -- differences at the ends (`edge_order` 1 or 2), along every axis (a
+  -- table of arrays) or `axis`; spacing `dx` (numbers, one per axis).
+  -- @function ga.gradient
+  -- @tparam ndarray f
+  -- @param[opt=1] dx a number (every axis) or a table of numbers
+  -- @tparam[opt] integer axis one axis only: the result is an array
+  -- @tparam[opt=1] integer edge_order
+  -- @usage
+  -- print(ga.gradient({1, 2, 4, 7, 11, 16}))   --> array([1. , 1.5, 2.5, 3.5, 4.5, 5. ])
+  function F.gradient(f, dx, axis, edge_order)
+    local fname = "gradient"
+    local g = G()
+    f = arr(fname, f, "f")
+    if not is_float(f.dtype) then f = f:astype("float64") end
+    edge_order = math.tointeger(edge_order or 1)
+    if edge_order ~= 1 and edge_order ~= 2 then fail(fname, "edge_order must be 1 or 2") end
+    local axes = {}
+    if axis ~= nil then axes[1] = axis_of(fname, f, axis, 1) else for d = 1, f.ndim do axes[d] = d end end
+    local outs = {}
+    for k, ax in ipairs(axes) do
+      local h = 1.0
+      if type(dx) == "number" then h = dx elseif type(dx) == "table" then h = dx[k] or 1.0 end
+      local n = f.shape[ax]
+      if n < edge_order + 1 then
+        fail(fname, "shape of the array too small to calculate a numerical gradient, " ..
+                    "at least (edge_order + 1) elements are required")
+      end
+      local function sl(a, b) return f[along(f.ndim, ax, { a, b })] end
+      local first, last
+      if edge_order == 1 then
+        first = g.divide(g.subtract(sl(2, 2), sl(1, 1)), h)
+        last = g.divide(g.subtract(sl(n, n), sl(n - 1, n - 1)), h)
+      else
+        first = g.divide(g.add(g.add(g.multiply(sl(1, 1), -1.5), g.multiply(sl(2, 2), 2)),
+                               g.multiply(sl(3, 3), -0.5)), h)
+        last = g.divide(g.add(g.add(g.multiply(sl(n - 2, n - 2), 0.5), g.multiply(sl(n - 1, n - 1), -2)),
+                              g.multiply(sl(n, n), 1.5)), h)
+      end
+      if n > 2 then
+        local inner = g.divide(g.subtract(sl(3, n), sl(1, n - 2)), 2 * h)
+        outs[k] = g.concatenate({ first, inner, last }, ax)
+      else
+        outs[k] = g.concatenate({ first, last }, ax)
+      end
+    end
+    if axis ~= nil or f.ndim == 1 then return outs[1] end
+    return outs
   end
 
   F.finfo, F.iinfo, F.broadcast_shapes = finfo, iinfo, broadcast_shapes
