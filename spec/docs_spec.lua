@@ -274,6 +274,11 @@ local function required_names()
   for k, v in pairs(ga.random._Curand) do
     if type(v) == "function" and not k:match("^_") then add("CurandBitGenerator:" .. k) end
   end
+  for _, m in ipairs { "testing", "profiler" } do
+    for k, v in pairs(ga[m]) do
+      if type(v) == "function" then add("ga." .. m .. "." .. k) end
+    end
+  end
   table.sort(names)
   return names
 end

@@ -240,6 +240,9 @@ for _, part in ipairs { "ufuncs", "shape", "index", "indexing", "join", "sort", 
   for k, f in pairs(p.host) do host[k] = f end
 end
 ga.copy, host.copy = core.copy, core.host.copy   -- the creation function, not the COPY row
+-- tools for users: assertions (numpy.testing's) and timing (cupyx.profiler's)
+ga.testing, host.testing = require "gpuarray.testing", require "gpuarray.testing"
+ga.profiler, host.profiler = require "gpuarray.profiler", require "gpuarray.profiler"
 
 --- Matrix product of two 2-D arrays (cuBLAS on a GPU, OpenBLAS on the
 -- host); the same as `a:dot(b)`.  Both operands must be on the same device;
