@@ -127,6 +127,14 @@ helper.each_device(function(xp)
       { function() xp.putmask(xp.zeros(3), xp.array({ true }), 1) end, "putmask: mask and data must be the same size" },
       { function() xp.gradient({ 1 }) end, "gradient: shape of the array too small to calculate a numerical gradient" },
       { function() xp.gradient({ 1, 2 }, 1, nil, 3) end, "gradient: edge_order must be 1 or 2" },
+      { function() xp.pad({ 1, 2 }, -1) end, "pad: pad_width must hold non-negative integers, got -1" },
+      { function() xp.pad({ 1, 2 }, 1, "mirror") end, "pad: mode 'mirror' is not supported" },
+      { function() xp.pad({ 1, 2 }, { 1, 2, 3 }) end,
+        "pad: pad_width must be a number, a pair or one pair per axis (1)" },
+      { function() xp.pad(xp.zeros({ 0 }), 1, "edge") end, "pad: can't extend an empty axis 1 using mode 'edge'" },
+      { function() xp.pad({ 1 }, 1, "reflect", { reflect_type = "wide" }) end,
+        "pad: reflect_type must be 'even' or 'odd'" },
+      { function() xp.pad({ 1 }, 1, "constant", { fill = 1 }) end, "pad: unknown option 'fill'" },
     }
     for i, c in ipairs(cases) do
       it("case " .. i .. ": " .. c[2], function()

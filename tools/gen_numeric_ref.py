@@ -218,6 +218,24 @@ case("gradient_1d", "gradient", [gf[0]], np.gradient(gf[0]))
 case("gradient_2d", "gradient", [gf], list(np.gradient(gf)))
 case("gradient_axis_dx_edge2", "gradient", [gf, 0.5, 2, 2], np.gradient(gf, 0.5, axis=1, edge_order=2))
 
+# padding
+pa = rng.integers(-9, 9, (3, 4))
+pf = rng.standard_normal((2, 5))
+case("pad_constant", "pad", [pa, [[1, 2], [0, 3]], "constant", {"constant_values": [[-1, -2], [7, 8]]}],
+     np.pad(pa, ((1, 2), (0, 3)), constant_values=((-1, -2), (7, 8))))
+for mode in ["edge", "reflect", "symmetric", "wrap", "maximum", "minimum", "mean", "median"]:
+    case("pad_" + mode, "pad", [pa, [[2, 5], [6, 1]], mode], np.pad(pa, ((2, 5), (6, 1)), mode))
+    case("pad_f_" + mode, "pad", [pf, 3, mode], np.pad(pf, 3, mode))
+case("pad_odd_reflect", "pad", [pf, [[1, 3], [7, 2]], "reflect", {"reflect_type": "odd"}],
+     np.pad(pf, ((1, 3), (7, 2)), "reflect", reflect_type="odd"))
+case("pad_odd_symmetric", "pad", [pf, 4, "symmetric", {"reflect_type": "odd"}],
+     np.pad(pf, 4, "symmetric", reflect_type="odd"))
+case("pad_linear_ramp", "pad", [pf, [2, 3], "linear_ramp", {"end_values": [[1.5, -2.0], [0.0, 4.0]]}],
+     np.pad(pf, (2, 3), "linear_ramp", end_values=((1.5, -2.0), (0.0, 4.0))))
+case("pad_linear_ramp_int", "pad", [pa, 2, "linear_ramp", {"end_values": 5}], np.pad(pa, 2, "linear_ramp", end_values=5))
+case("pad_stat_length", "pad", [pf, [[2, 2], [3, 1]], "mean", {"stat_length": [[1, 2], [3, 2]]}],
+     np.pad(pf, ((2, 2), (3, 1)), "mean", stat_length=((1, 2), (3, 2))))
+
 
 def lua(v, ind=""):
     if isinstance(v, dict):

@@ -9,7 +9,7 @@
 -- (`quantile percentile nanquantile nanpercentile nanmedian`), `cov
 -- corrcoef correlate convolve polyval real_if_close gradient`, selection and
 -- editing (`select choose extract place putmask delete insert resize
--- trim_zeros`), and the dtype facts `finfo iinfo` and `broadcast_shapes`.  Both `ga` and `ga.host` have them
+-- trim_zeros pad`), and the dtype facts `finfo iinfo` and `broadcast_shapes`.  Both `ga` and `ga.host` have them
 -- (a Lua table argument becomes an array of that module).
 --
 -- Positions are 1-based, as everywhere in gpuarray: `indices`,
@@ -1756,6 +1756,186 @@ local function build(m, host)
     end
     if axis ~= nil or f.ndim == 1 then return outs[1] end
     return outs
+  end
+
+  -- ---- padding ----
+
+  local PAD_MODES = { constant = true, edge = true, reflect = true, symmetric = true, wrap = true,
+                      linear_ramp = true, maximum = true, minimum = true, mean = true, median = true, empty = true }
+
+  -- pad_width / constant_values / end_values in NumPy's forms -> per axis {before, after}
+  local function per_axis(fname, what, v, nd, integer)
+    local function num(x)
+      if integer then
+        local i = math.tointeger(x)
+        if not i or i < 0 then fail(fname, "%s must hold non-negative integers, got %s", what, tostring(x)) end
+        return i
+      end
+      if type(x) ~= "number" then fail(fname, "%s must hold numbers, got %s", what, typename(x)) end
+      return x
+    end
+    local out = {}
+    if type(v) == "number" then
+      for d = 1, nd do out[d] = { num(v), num(v) } end
+    elseif type(v) == "table" and not is_array(v) then
+      if #v == 2 and type(v[1]) == "number" and type(v[2]) == "number" then        -- (before, after)
+        for d = 1, nd do out[d] = { num(v[1]), num(v[2]) } end
+      elseif #v == 1 and type(v[1]) == "table" then                                 -- ((before, after),)
+        for d = 1, nd do out[d] = { num(v[1][1]), num(v[1][2] or v[1][1]) } end
+      elseif #v == nd then
+        for d = 1, nd do
+          local e = v[d]
+          if type(e) == "number" then out[d] = { num(e), num(e) }
+          elseif type(e) == "table" and #e >= 1 then out[d] = { num(e[1]), num(e[2] or e[1]) }
+          else fail(fname, "%s entry %d is not a number or a pair", what, d) end
+        end
+      else
+        fail(fname, "%s must be a number, a pair or one pair per axis (%d)", what, nd)
+      end
+    else
+      fail(fname, "%s must be a number or a table, got %s", what, typename(v))
+    end
+    return out
+  end
+
+  --- `array` padded along each axis (NumPy's `pad`): `pad_width` is n, {b,
+  -- a} or one {b, a} per axis; `mode` "constant" (default; `constant_values`),
+  -- "edge", "reflect" and "symmetric" (`reflect_type` "even" or "odd"),
+  -- "wrap", "linear_ramp" (`end_values`), "maximum", "minimum", "mean",
+  -- "median" (`stat_length`), "empty".
+  -- @function ga.pad
+  -- @tparam ndarray array
+  -- @param pad_width
+  -- @tparam[opt="constant"] string mode
+  -- @tparam[opt] table opts `{constant_values=, end_values=, reflect_type=, stat_length=}`
+  -- @usage
+  -- print(ga.pad({1, 2, 3}, {2, 1}, "constant", {constant_values = 9}))   --> array([9, 9, 1, 2, 3, 9])
+  -- print(ga.pad({1, 2, 3}, 2, "reflect"))                            --> array([3, 2, 1, 2, 3, 2, 1])
+  function F.pad(a, pad_width, mode, opts)
+    local fname = "pad"
+    local g = G()
+    a = arr(fname, a, "array")
+    mode = mode or "constant"
+    if not PAD_MODES[mode] then fail(fname, "mode '%s' is not supported", tostring(mode)) end
+    opts = opts and C.options(fname, opts, { constant_values = true, end_values = true, reflect_type = true,
+                                             stat_length = true }) or {}
+    local nd = a.ndim
+    if nd == 0 then fail(fname, "array must be at least 1-d") end
+    local widths = per_axis(fname, "pad_width", pad_width, nd, true)
+    local odd = opts.reflect_type == "odd"
+    if opts.reflect_type ~= nil and opts.reflect_type ~= "even" and opts.reflect_type ~= "odd" then
+      fail(fname, "reflect_type must be 'even' or 'odd'")
+    end
+    local cvals = mode == "constant" and per_axis(fname, "constant_values", opts.constant_values or 0, nd) or nil
+    local evals = mode == "linear_ramp" and per_axis(fname, "end_values", opts.end_values or 0, nd) or nil
+    local slen = opts.stat_length ~= nil and per_axis(fname, "stat_length", opts.stat_length, nd, true) or nil
+    local x = a
+    for ax = 1, nd do
+      local before, after = widths[ax][1], widths[ax][2]
+      if before > 0 or after > 0 then
+        local n = x.shape[ax]
+        local function sl(i, j) return x[along(nd, ax, { i, j })] end
+        local function block(width, side)
+          local s = x.shape
+          s[ax] = width
+          if mode == "constant" then return m.full(s, cvals[ax][side], x.dtype) end
+          if mode == "empty" then return m.empty(s, x.dtype) end
+          if n == 0 then fail(fname, "can't extend an empty axis %d using mode '%s'", ax, mode) end
+          if mode == "edge" then
+            return g.broadcast_to(side == 1 and sl(1, 1) or sl(n, n), s)
+          end
+          if mode == "linear_ramp" then
+            local edge = side == 1 and sl(1, 1) or sl(n, n)
+            local endv = evals[ax][side]
+            -- from end_value (outside) to the edge (inside), linspace without the edge
+            local t = m.arange(width, 0, -1):astype("float64")
+            if side == 2 then t = m.arange(1, width + 1):astype("float64") end
+            local shp = {}
+            for d = 1, nd do shp[d] = d == ax and width or 1 end
+            t = g.divide(t, width):reshape(shp)
+            local e64 = edge:astype("float64")
+            local r = g.add(e64, g.multiply(g.subtract(endv, e64), t))
+            if not is_float(x.dtype) then r = g.floor(r) end   -- NumPy 2's integer linspace rounds down
+            return r:astype(x.dtype)
+          end
+          if mode == "maximum" or mode == "minimum" or mode == "mean" or mode == "median" then
+            local L = n
+            if slen then L = math.max(1, math.min(n, slen[ax][side])) end
+            local part = side == 1 and sl(1, L) or sl(n - L + 1, n)
+            local st
+            if mode == "maximum" then st = g.max(part, ax, { keepdims = true })
+            elseif mode == "minimum" then st = g.min(part, ax, { keepdims = true })
+            elseif mode == "mean" then
+              st = g.mean(part, ax, { keepdims = true })
+              if not is_float(x.dtype) then st = g.rint(st) end
+            else
+              st = F.quantile(part, 0.5, ax, "linear", true)
+              if not is_float(x.dtype) then st = g.rint(st) end
+            end
+            return g.broadcast_to(st:astype(x.dtype), s)
+          end
+          -- wrap: index the axis periodically
+          local idx = {}
+          for k = 1, width do
+            local o = side == 1 and -(width - k + 1) or (n - 1 + k)
+            idx[k] = o % n + 1
+          end
+          return g.take(x, m.array(idx, "int64"), ax)
+        end
+        if mode == "reflect" or mode == "symmetric" then
+          -- NumPy's way: chunks of at most the original length, each the
+          -- mirror of the values next to the current edge (odd: 2 edge - v)
+          local len = x.shape[ax]
+          if len == 0 then fail(fname, "can't extend an empty axis %d using mode '%s'", ax, mode) end
+          local refl = mode == "reflect"
+          local per = refl and len - 1 or len
+          local cur = x
+          local lb, ra = before, after
+          local function edge_of(first)
+            local k = cur.shape[ax]
+            return first and cur[along(nd, ax, { 1, 1 })] or cur[along(nd, ax, { k, k })]
+          end
+          while lb > 0 or ra > 0 do
+            if per == 0 then   -- one element: reflect repeats it
+              cur = F.pad(cur, (function()
+                local w = {}
+                for d = 1, nd do w[d] = d == ax and { lb, ra } or { 0, 0 } end
+                return w
+              end)(), "edge")
+              break
+            end
+            if lb > 0 then
+              local c = math.min(lb, per)
+              local idx = {}
+              for t = 1, c do idx[t] = refl and c + 2 - t or c + 1 - t end
+              local bl = g.take(cur, m.array(idx, "int64"), ax)
+              if odd then bl = g.subtract(g.multiply(edge_of(true), 2), bl):astype(x.dtype) end
+              cur = g.concatenate({ bl, cur }, ax)
+              lb = lb - c
+            end
+            if ra > 0 then
+              local c = math.min(ra, per)
+              local k = cur.shape[ax]
+              local idx = {}
+              for t = 1, c do idx[t] = refl and k - t or k + 1 - t end
+              local bl = g.take(cur, m.array(idx, "int64"), ax)
+              if odd then bl = g.subtract(g.multiply(edge_of(false), 2), bl):astype(x.dtype) end
+              cur = g.concatenate({ cur, bl }, ax)
+              ra = ra - c
+            end
+          end
+          x = cur
+          goto next_axis
+        end
+        local parts = {}
+        if before > 0 then parts[#parts + 1] = block(before, 1) end
+        parts[#parts + 1] = x
+        if after > 0 then parts[#parts + 1] = block(after, 2) end
+        x = g.concatenate(parts, ax)
+      end
+      ::next_axis::
+    end
+    return x == a and a:copy() or x
   end
 
   F.finfo, F.iinfo, F.broadcast_shapes = finfo, iinfo, broadcast_shapes
