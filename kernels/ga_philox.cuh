@@ -172,6 +172,7 @@ typedef struct ga_rng_args {
   double p0, p1;            // loc/low and scale/width (float draws); a rejection draw's parameters
   ga_rng_u64 ilow, irange;  // integers: low + [0, range) (range 0: 2^64); hypergeometric: ilow = nsample
   const double *pa, *pb;    // rejection draws: value i's p0 = pa[i], p1 = pb[i] where not NULL
+  const double *pc;         // hypergeometric: value i's nsample = pc[i] where not NULL (else ilow)
 } ga_rng_args;
 
 // Words per value: 1 for float32 draws, 32-bit integer ranges and bits; 2
@@ -462,7 +463,7 @@ GA_RNG_FN double ga_rng_reject(int dist, const ga_rng_args *a, ga_rng_u64 k, ga_
   case GA_RNG_GAMMA: return ga_rng_gamma(&u, p0);
   case GA_RNG_POISSON: return ga_rng_poisson(&u, p0);
   case GA_RNG_BINOMIAL: return ga_rng_binomial(&u, p0, p1);
-  case GA_RNG_HYPERGEOMETRIC: return ga_rng_hypergeometric(&u, p0, p1, (double)a->ilow);
+  case GA_RNG_HYPERGEOMETRIC: return ga_rng_hypergeometric(&u, p0, p1, a->pc ? a->pc[i] : (double)a->ilow);
   case GA_RNG_LOGSERIES: return ga_rng_logseries(&u, p0);
   case GA_RNG_ZIPF: return ga_rng_zipf(&u, p0);
   default: return ga_rng_vonmises(&u, p0, p1);

@@ -237,6 +237,17 @@ helper.each_device(function(xp, dev)
       end
       local wa = ga.asnumpy(R.wald(xp.array({ 1, 3 }), 2, { N // 4, 2 })):mean(1):tolist()
       assert.is_true(math.abs(wa[1] - 1) < 0.01 and math.abs(wa[2] - 3) < 0.05, wa[1] .. " " .. wa[2])
+      -- hypergeometric with per-value counts: mean nsample ngood / (ngood + nbad)
+      local ns = xp.array({ { { 6 } }, { { 12 } } })
+      local hy = ga.asnumpy(R.hypergeometric(xp.array({ 10, 300 }), xp.array({ 5, 200 }), ns, { 2, N // 8, 2 }))
+      hy = hy:astype("float64")
+      local hm = hy:mean(2):tolist()
+      for i, k in ipairs { 6, 12 } do
+        for j, gb in ipairs { { 10, 5 }, { 300, 200 } } do
+          local want = k * gb[1] / (gb[1] + gb[2])
+          assert.is_true(math.abs(hm[i][j] - want) < 0.05 * want, i .. "," .. j .. ": " .. hm[i][j])
+        end
+      end
       local b = ga.asnumpy(R.binomial(xp.array({ 10, 200 }), xp.array({ 0.5, 0.1 }), { N // 4, 2 }))
       local bm = b:astype("float64"):mean(1):tolist()
       assert.is_true(math.abs(bm[1] - 5) < 6 * math.sqrt(2.5 / (N // 4)))
@@ -393,7 +404,10 @@ helper.each_device(function(xp, dev)
       { function() R.negative_binomial(5, 0, 3) end, "negative_binomial: p must be > 0" },
       { function() R.negative_binomial(0, 0.5, 3) end, "negative_binomial: n must be > 0" },
       { function() R.hypergeometric(5, 5, 11, 3) end, "hypergeometric: ngood + nbad < nsample" },
-      { function() R.hypergeometric(-1, 5, 1, 3) end, "hypergeometric: ngood must be a non-negative integer" },
+      { function() R.hypergeometric(-1, 5, 1, 3) end, "hypergeometric: ngood < 0" },
+      { function() R.hypergeometric(5, 5.5, 1, 3) end, "hypergeometric: nbad must be an integer, got 5.5" },
+      { function() R.hypergeometric(xp.array({ 5, 1 }), 5, xp.array({ 3, 7 }), 2) end,
+        "hypergeometric: ngood + nbad < nsample" },
       { function() R.logseries(1, 3) end, "logseries: p >= 1" },
       { function() R.zipf(1, 3) end, "zipf: a must be > 1" },
       { function() R.vonmises(0, -1, 3) end, "vonmises: kappa < 0" },

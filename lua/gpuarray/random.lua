@@ -461,7 +461,7 @@ local function build(mk, is_host)
       end
       return g.ascontiguousarray(b, "float64")
     end
-    return draw(st, shape, dtype, dist, per(p0), per(p1), ilow)
+    return draw(st, shape, dtype, dist, per(p0), per(p1), per(ilow))
   end
   --- Standard gamma values (shape `k`, scale 1): Marsaglia and Tsang's
   -- method, exact (shape < 1 by the boost gamma(k + 1) u^(1/k)).
@@ -611,6 +611,23 @@ local function build(mk, is_host)
     return v
   end
 
+  -- arithmetic on numbers or arrays: Lua's when both are numbers (an op of
+  -- two numbers would make a 0-d array on the current device)
+  local function both_num(x, y) return type(x) == "number" and type(y) == "number" end
+  local function add(x, y) if both_num(x, y) then return x + y end return ga_().add(x, y) end
+  local function sub(x, y) if both_num(x, y) then return x - y end return ga_().subtract(x, y) end
+  local function mul(x, y) if both_num(x, y) then return x * y end return ga_().multiply(x, y) end
+  local function div(x, y) if both_num(x, y) then return x / y end return ga_().divide(x, y) end
+  -- x op y somewhere true (numbers or arrays)
+  local function anywhere(cmp, x, y)
+    if both_num(x, y) then
+      if cmp == "gt" then return x > y elseif cmp == "ge" then return x >= y else return x == y end
+    end
+    local g = ga_()
+    local f = cmp == "gt" and g.greater or cmp == "ge" and g.greater_equal or g.equal
+    return g.any(f(x, y)):item()
+  end
+
   --- Binomial counts (int64): successes in `n` trials of probability `p`.
   -- Inversion when n min(p, 1-p) < 10, else Hormann's BTRS; exact.
   -- @function RandomState:binomial
@@ -651,24 +668,27 @@ local function build(mk, is_host)
 
   --- Hypergeometric counts (int64): good items in `nsample` drawn without
   -- replacement from `ngood` good and `nbad` bad ones (NumPy's HYP for
-  -- samples up to 10, HRUA above).  The parameters are integers.
+  -- samples up to 10, HRUA above).  The parameters are integers or arrays
+  -- of them (broadcast).
   -- @function RandomState:hypergeometric
-  -- @tparam integer ngood >= 0
-  -- @tparam integer nbad >= 0
-  -- @tparam integer nsample in [0, ngood + nbad]
+  -- @tparam integer|ndarray ngood >= 0
+  -- @tparam integer|ndarray nbad >= 0
+  -- @tparam integer|ndarray nsample in [0, ngood + nbad]
   -- @param[opt] size
   -- @treturn ndarray int64
   -- @usage
   -- print(ga.random.RandomState(1):hypergeometric(10, 5, 6, 2).shape[1])   --> 2
   function State:hypergeometric(ngood, nbad, nsample, size)
     local fname = "hypergeometric"
-    for _, c in ipairs { { "ngood", ngood }, { "nbad", nbad }, { "nsample", nsample } } do
-      local v = math.tointeger(c[2])
-      if not v or v < 0 then error(fname .. ": " .. c[1] .. " must be a non-negative integer", 2) end
+    ngood, nbad = count_param(fname, "ngood", ngood), count_param(fname, "nbad", nbad)
+    nsample = count_param(fname, "nsample", nsample)
+    if anywhere("gt", ngood, 2 ^ 52) or anywhere("gt", nbad, 2 ^ 52) then
+      error(fname .. ": ngood + nbad is too large", 2)
     end
-    if ngood > (1 << 52) or nbad > (1 << 52) then error(fname .. ": ngood + nbad is too large", 2) end
-    if nsample > ngood + nbad then error(fname .. ": ngood + nbad < nsample", 2) end
-    return draw(self, shape_of(fname, size), "int64", HYPERGEOMETRIC, ngood, nbad, math.tointeger(nsample))
+    if anywhere("gt", nsample, add(ngood, nbad)) then error(fname .. ": ngood + nbad < nsample", 2) end
+    local shape = shape_of(fname, params_shape(size, ngood, nbad, nsample))
+    if type(nsample) == "number" then nsample = math.tointeger(nsample) end
+    return reject(self, fname, shape, "int64", HYPERGEOMETRIC, ngood, nbad, nsample)
   end
 
   --- Logarithmic series counts (int64 >= 1) with parameter `p` in [0, 1)
@@ -935,22 +955,6 @@ local function build(mk, is_host)
     local lq = type(p) == "number" and math.log(1 - p) or g.log1p(g.negative(p))
     local k = g.ceil(g.divide(g.log1p(g.negative(u)), lq))
     return g.maximum(k, 1):astype("int64")
-  end
-
-  -- arithmetic on numbers or arrays: Lua's when both are numbers (an op of
-  -- two numbers would make a 0-d array on the current device)
-  local function both_num(x, y) return type(x) == "number" and type(y) == "number" end
-  local function sub(x, y) if both_num(x, y) then return x - y end return ga_().subtract(x, y) end
-  local function mul(x, y) if both_num(x, y) then return x * y end return ga_().multiply(x, y) end
-  local function div(x, y) if both_num(x, y) then return x / y end return ga_().divide(x, y) end
-  -- x op y somewhere true (numbers or arrays)
-  local function anywhere(cmp, x, y)
-    if both_num(x, y) then
-      if cmp == "gt" then return x > y elseif cmp == "ge" then return x >= y else return x == y end
-    end
-    local g = ga_()
-    local f = cmp == "gt" and g.greater or cmp == "ge" and g.greater_equal or g.equal
-    return g.any(f(x, y)):item()
   end
 
   --- Triangular values on [left, right] with the peak at `mode` (NumPy's

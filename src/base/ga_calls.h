@@ -334,6 +334,7 @@ typedef struct ga_rand_call {
   double p0, p1;
   uint64_t ilow, irange;
   const double *pa, *pb;   /* rejection draws: per-value p0, p1 (n contiguous float64) or NULL */
+  const double *pc;        /* hypergeometric: per-value nsample, or NULL (ilow) */
   int device;
   void *stream;
 } ga_rand_call;

@@ -2,7 +2,8 @@
  * The Lua side owns the API (arguments, state, errors); this fills a fresh
  * C-contiguous array from stream words off, off+1, ... of key k0:k1,
  * substream s (kernels/ga_philox.cuh) and returns the words it used.
- * core._random_fill(out, dist, k0, k1, s, off, p0, p1, ilow, irange). */
+ * core._random_fill(out, dist, k0, k1, s, off, p0, p1, ilow, irange); p0, p1
+ * (rejection draws) and ilow (hypergeometric's nsample) may be arrays. */
 #include "binding/lga_core.h"
 #include "core/ga_backend.h"
 #include "core/ga_rand.h"
@@ -38,7 +39,11 @@ static int l_random_fill(lua_State *L) {
   c.off = (uint64_t)luaL_checkinteger(L, 6);
   c.p0 = param(L, 7, 0, out, &c.pa, fname);
   c.p1 = param(L, 8, 1, out, &c.pb, fname);
-  c.ilow = (uint64_t)luaL_optinteger(L, 9, 0);
+  if (lua_type(L, 9) == LUA_TUSERDATA) {   /* hypergeometric: per-value sample counts */
+    (void)param(L, 9, 0, out, &c.pc, fname);
+  } else {
+    c.ilow = (uint64_t)luaL_optinteger(L, 9, 0);
+  }
   c.irange = (uint64_t)luaL_optinteger(L, 10, 0);
   c.device = GA_DEVICE(out);
   c.stream = lga_stream(S, c.device);

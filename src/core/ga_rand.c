@@ -21,6 +21,8 @@ int ga_rand_plan(const ga_rand_call *c, int64_t *words) {
            : c->dist == GA_RNG_BITS ? c->dtype == GA_UINT32
            : c->dtype == GA_INT64;
   if (!ok) return ga_err(GA_EINVAL, "no draw of distribution %d into %s", c->dist, ga_dtypes[c->dtype].name);
+  if (c->pc && c->dist != GA_RNG_HYPERGEOMETRIC)
+    return ga_err(GA_EINVAL, "a per-value sample count is for hypergeometric draws only");
   if ((c->pa || c->pb) && c->dist < GA_RNG_GAMMA)
     return ga_err(GA_EINVAL, "per-value parameters are for rejection draws only");
   /* a normal pair shares its words (float32: 2, float64: 4) */

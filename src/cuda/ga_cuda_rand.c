@@ -53,7 +53,7 @@ int ga_cuda_rand(const ga_rand_call *c) {
   if ((rc = ga_cuda_kernel_get(c->device, &key, "ga_rand", gen_source, &g, &kernel))) return rc;
   long long n = c->n;
   unsigned long long off = c->off;
-  ga_rng_args a = {c->k0, c->k1, c->s, c->p0, c->p1, c->ilow, c->irange, c->pa, c->pb};
+  ga_rng_args a = {c->k0, c->k1, c->s, c->p0, c->p1, c->ilow, c->irange, c->pa, c->pb, c->pc};
   int64_t nt = (n + g.e - 1) / g.e, blocks = (nt + BLOCK - 1) / BLOCK, cap = (int64_t)ga_cuda_sm_count(c->device) * 16;
   if (blocks > cap) blocks = cap;
   void *out = c->out;

@@ -23,7 +23,7 @@ static void store_int(void *out, int dtype, int64_t i, ga_rng_u64 v) {
 }
 
 int ga_host_rand(const ga_rand_call *c) {
-  ga_rng_args a = {c->k0, c->k1, c->s, c->p0, c->p1, c->ilow, c->irange, c->pa, c->pb};
+  ga_rng_args a = {c->k0, c->k1, c->s, c->p0, c->p1, c->ilow, c->irange, c->pa, c->pb, c->pc};
   int dbl = c->dtype == GA_FLOAT64;
   int e = 4 / ga_rng_wpv(c->dist, dbl, c->irange);   /* values per 4 words */
   int64_t nt = (c->n + e - 1) / e;
