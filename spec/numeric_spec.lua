@@ -135,6 +135,11 @@ helper.each_device(function(xp)
       { function() xp.pad({ 1 }, 1, "reflect", { reflect_type = "wide" }) end,
         "pad: reflect_type must be 'even' or 'odd'" },
       { function() xp.pad({ 1 }, 1, "constant", { fill = 1 }) end, "pad: unknown option 'fill'" },
+      { function() xp.histogramdd(xp.zeros({ 3, 2 }), { 2, 2, 2 }) end,
+        "histogramdd: the dimension of bins must be equal to the dimension of the sample x" },
+      { function() xp.histogram2d({ 1, 2 }, { 1 }) end, "histogram2d: x and y must have the same length" },
+      { function() xp.piecewise(xp.zeros(2), { xp.array({ true, false }) }, { 1, 2, 3 }) end,
+        "piecewise: with 1 condition(s), either 1 or 2 functions are expected" },
     }
     for i, c in ipairs(cases) do
       it("case " .. i .. ": " .. c[2], function()

@@ -236,6 +236,18 @@ case("pad_linear_ramp_int", "pad", [pa, 2, "linear_ramp", {"end_values": 5}], np
 case("pad_stat_length", "pad", [pf, [[2, 2], [3, 1]], "mean", {"stat_length": [[1, 2], [3, 2]]}],
      np.pad(pf, ((2, 2), (3, 1)), "mean", stat_length=((1, 2), (3, 2))))
 
+# multidimensional histograms
+hd = rng.standard_normal((50, 3))
+hdh, hde = np.histogramdd(hd, (3, 4, 2))
+case("histogramdd", "histogramdd", [hd, [3, 4, 2]], [hdh, list(hde)])
+hw50 = rng.random(50)
+hdh, hde = np.histogramdd(hd, 3, [(-1, 1), (-2, 2), (0, 3)], density=True, weights=hw50)
+case("histogramdd_range_density_w", "histogramdd", [hd, 3, [[-1, 1], [-2, 2], [0, 3]], True, hw50],
+     [hdh, list(hde)])
+hx, hy = rng.standard_normal(40), rng.standard_normal(40)
+h2, xe2, ye2 = np.histogram2d(hx, hy, [A([-3.0, -1.0, 0.0, 2.0]), 5])
+case("histogram2d", "histogram2d", [hx, hy, [A([-3.0, -1.0, 0.0, 2.0]), 5]], [h2, xe2, ye2])
+
 
 def lua(v, ind=""):
     if isinstance(v, dict):

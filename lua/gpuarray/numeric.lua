@@ -9,8 +9,9 @@
 -- (`quantile percentile nanquantile nanpercentile nanmedian`), `cov
 -- corrcoef correlate convolve polyval real_if_close gradient`, selection and
 -- editing (`select choose extract place putmask delete insert resize
--- trim_zeros pad`), and the dtype facts `finfo iinfo` and `broadcast_shapes`.  Both `ga` and `ga.host` have them
--- (a Lua table argument becomes an array of that module).
+-- trim_zeros pad piecewise`), `histogram2d histogramdd`, and the dtype
+-- facts `finfo iinfo` and `broadcast_shapes`.  Both `ga` and `ga.host` have
+-- them (a Lua table argument becomes an array of that module).
 --
 -- Positions are 1-based, as everywhere in gpuarray: `indices`,
 -- `unravel_index`, `ravel_multi_index`, `*_indices`, the indices of
@@ -1024,6 +1025,170 @@ local function build(m, host)
       hist = g.divide(g.divide(hist:astype("float64"), widths), total)
     end
     return hist, edges
+  end
+
+  -- the edges of one dimension (bins: a count or edges; range {lo, hi})
+  local function dim_edges(fname, x, bins, range)
+    local g = G()
+    if math.type(bins) == "integer" then
+      if bins < 1 then fail(fname, "bins must be positive integers") end
+      local lo, hi
+      if range ~= nil then
+        if type(range) ~= "table" or type(range[1]) ~= "number" or type(range[2]) ~= "number" then
+          fail(fname, "range must hold {lo, hi} pairs")
+        end
+        lo, hi = range[1], range[2]
+        if lo > hi then fail(fname, "max must be larger than min in range parameter") end
+      elseif x.size > 0 then
+        lo, hi = g.min(x):item(), g.max(x):item()
+      else
+        lo, hi = 0, 1
+      end
+      if lo ~= lo or hi ~= hi or math.abs(lo) == math.huge or math.abs(hi) == math.huge then
+        fail(fname, "autodetected range of [%s, %s] is not finite", tostring(lo), tostring(hi))
+      end
+      if lo == hi then lo, hi = lo - 0.5, hi + 0.5 end
+      return m.linspace(lo, hi, bins + 1)
+    end
+    local e = arr(fname, bins, "bins"):astype("float64")
+    if e.ndim ~= 1 or e.size < 2 then fail(fname, "bins must be integers or 1-d arrays of edges") end
+    if g.any(g.less(g.subtract(e[{ { 2, -1 } }], e[{ { 1, -2 } }]), 0)):item() then
+      fail(fname, "bins must increase monotonically, when an array")
+    end
+    return e
+  end
+
+  --- The multidimensional histogram of `sample` (N points of D coordinates:
+  -- an (N, D) array, or as NumPy's array_like a Lua table of D coordinate
+  -- arrays): `hist, edges` with `edges`
+  -- a table of D arrays.  `bins`: an integer, or one integer or edge array
+  -- per dimension; `range`: one {lo, hi} per dimension.
+  -- @function ga.histogramdd
+  -- @usage
+  -- local h, e = ga.histogramdd(ga.array({{0, 0}, {1, 1}, {1, 0.2}}), 2)
+  -- print(h)
+  -- --> array([[1., 0.],
+  -- -->        [1., 1.]])
+  function F.histogramdd(sample, bins, range, density, weights)
+    local fname = "histogramdd"
+    local g = G()
+    local cols = {}
+    if type(sample) == "table" and not is_array(sample) then   -- NumPy's array_like: one entry per coordinate
+      for d = 1, #sample do cols[d] = g.ravel(arr(fname, sample[d], "sample[" .. d .. "]")) end
+    else
+      local s = arr(fname, sample, "sample")
+      if s.ndim == 1 then s = s:reshape({ s.size, 1 }) end
+      if s.ndim ~= 2 then fail(fname, "sample must be an (N, D) array") end
+      for d = 1, s.shape[2] do cols[d] = s[{ {}, d }] end
+    end
+    local D = #cols
+    if D == 0 then fail(fname, "sample has no dimensions") end
+    local n = cols[1].size
+    for d = 2, D do if cols[d].size ~= n then fail(fname, "the sample's dimensions have different lengths") end end
+    bins = bins or 10
+    if range ~= nil and (type(range) ~= "table" or #range ~= D) then
+      fail(fname, "range must hold one {lo, hi} per dimension")
+    end
+    local edges, nbs = {}, {}
+    for d = 1, D do
+      local b = bins
+      if type(bins) == "table" and not is_array(bins) then
+        if #bins ~= D then fail(fname, "the dimension of bins must be equal to the dimension of the sample x") end
+        b = bins[d]
+      end
+      edges[d] = dim_edges(fname, cols[d], b, range and range[d])
+      nbs[d] = edges[d].size - 1
+    end
+    local w
+    if weights ~= nil then
+      w = g.ravel(arr(fname, weights, "weights")):astype("float64")
+      if w.size ~= n then fail(fname, "weights should have the same length as the sample") end
+    end
+    local total = 1
+    for d = 1, D do total = total * nbs[d] end
+    local hist
+    if n == 0 then
+      hist = m.zeros(nbs, "float64")
+    else
+      local inside, flat = nil, nil
+      local stride = 1
+      for d = D, 1, -1 do
+        local x, e, nb = cols[d], edges[d], nbs[d]
+        local lo, hi = e[{ 1 }]:item(), e[{ nb + 1 }]:item()
+        local ok = g.logical_and(g.greater_equal(x, lo), g.less_equal(x, hi))
+        inside = inside and g.logical_and(inside, ok) or ok
+        local k = g.subtract(g.searchsorted(e, x, "right"), 2)         -- 0-based bins
+        k = g.where(g.equal(x, hi), nb - 1, k)
+        k = g.clip(k, 0, nb - 1)
+        local term = g.multiply(k, stride)
+        flat = flat and g.add(flat, term) or term
+        stride = stride * nb
+      end
+      local kf = g.compress(inside, flat)
+      hist = F.bincount(kf, w and g.compress(inside, w) or g.compress(inside, m.ones(n, "float64")), total)
+      hist = hist[{ { 1, total } }]:reshape(nbs)
+    end
+    if density then
+      local s = g.sum(hist):item()
+      hist = g.divide(hist, s)
+      for d = 1, D do
+        local wd = g.subtract(edges[d][{ { 2, -1 } }], edges[d][{ { 1, -2 } }])
+        local shp = {}
+        for j = 1, D do shp[j] = j == d and nbs[d] or 1 end
+        hist = g.divide(hist, wd:reshape(shp))
+      end
+    end
+    return hist, edges
+  end
+
+  --- The 2-d histogram of points (x[i], y[i]): `hist, xedges, yedges`
+  -- (see ga.histogramdd).
+  -- @function ga.histogram2d
+  -- @usage
+  -- local h, xe, ye = ga.histogram2d({0, 1, 1}, {0, 1, 0.2}, 2)
+  -- print(h[{2, 1}]:item(), xe.size)   --> 1.0	3
+  function F.histogram2d(x, y, bins, range, density, weights)
+    local fname = "histogram2d"
+    x, y = G().ravel(arr(fname, x, "x")), G().ravel(arr(fname, y, "y"))
+    if x.size ~= y.size then fail(fname, "x and y must have the same length") end
+    local h, e = F.histogramdd({ x, y }, bins, range, density, weights)
+    return h, e[1], e[2]
+  end
+
+  --- `x` piecewise: where condlist[k] holds, funclist[k] (a function of x,
+  -- or a value); one extra entry in funclist is the value where no
+  -- condition holds (else 0).  Each function sees the whole x (NumPy's sees
+  -- the selected elements only: the same for element-wise functions).
+  -- @function ga.piecewise
+  -- @usage
+  -- local x = ga.linspace(-2, 2, 5)
+  -- print(ga.piecewise(x, {x:lt(0), x:ge(0)}, {-1, function(v) return v * 2 end}))
+  -- --> array([-1., -1.,  0.,  2.,  4.])
+  function F.piecewise(x, condlist, funclist)
+    local fname = "piecewise"
+    local g = G()
+    x = arr(fname, x, "x")
+    if is_array(condlist) then condlist = { condlist } end
+    if type(condlist) ~= "table" or type(funclist) ~= "table" or is_array(funclist) then
+      fail(fname, "condlist and funclist must be tables")
+    end
+    local nc, nf = #condlist, #funclist
+    if nf ~= nc and nf ~= nc + 1 then
+      fail(fname, "with %d condition(s), either %d or %d functions are expected", nc, nc, nc + 1)
+    end
+    local function val(f)
+      if type(f) == "function" then return f(x) end
+      return f
+    end
+    local out = nf == nc + 1 and val(funclist[nf]) or 0
+    out = g.where(m.ones(x.shape, "bool"), out, m.zeros(x.shape, x.dtype)):astype(x.dtype)
+    -- the last true condition wins, as NumPy's assignments in order
+    for k = 1, nc do
+      local c = arr(fname, condlist[k], "condlist[" .. k .. "]")
+      if c.dtype ~= "bool" then fail(fname, "condlist[%d] must be a bool array", k) end
+      out = g.where(c, val(funclist[k]), out):astype(x.dtype)
+    end
+    return out
   end
 
   --- Linear interpolation of the points (xp, fp) at x (NumPy's `interp`):
