@@ -37,6 +37,41 @@ int ga_dtype_from_name(const char *name) {
   return -1;
 }
 
+/* Levenshtein distance of a and b, capped at 3 (enough to rank typos) */
+static int edit_distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 32 || lb > 32) return 3;
+  int row[33];
+  for (size_t j = 0; j <= lb; j++) row[j] = (int)j;
+  for (size_t i = 1; i <= la; i++) {
+    int diag = row[0];
+    row[0] = (int)i;
+    for (size_t j = 1; j <= lb; j++) {
+      int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < best) best = up + 1;
+      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      diag = up;
+      row[j] = best;
+    }
+  }
+  return row[lb] < 3 ? row[lb] : 3;
+}
+
+const char *ga_dtype_closest(const char *name) {
+  const char *best = NULL;
+  int bd = 3;   /* only names within 2 edits */
+  for (int i = 0; i < GA_NDTYPES; i++) {
+    int d = edit_distance(name, ga_dtypes[i].name);
+    if (d < bd) { bd = d; best = ga_dtypes[i].name; }
+  }
+  for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
+    if (strlen(aliases[i].alias) < 3) continue;   /* "f4" is one edit from too much */
+    int d = edit_distance(name, aliases[i].alias);
+    if (d < bd) { bd = d; best = aliases[i].alias; }
+  }
+  return best;
+}
+
 int ga_casting_from_name(const char *name) {
   for (int i = 0; ga_casting_names[i]; i++)
     if (strcmp(name, ga_casting_names[i]) == 0) return i;

@@ -61,6 +61,9 @@ typedef enum ga_casting {
 
 /* Name, alias ("float", "f4", "single", ...) or type char -> dtype; -1 if unknown. */
 int ga_dtype_from_name(const char *name);
+/* The dtype name or alias closest to a misspelt one (within 2 edits), or
+ * NULL: for "did you mean" in messages. */
+const char *ga_dtype_closest(const char *name);
 int ga_casting_from_name(const char *name); /* -1 if unknown */
 extern const char *const ga_casting_names[];
 bool ga_can_cast(int from, int to, int casting);

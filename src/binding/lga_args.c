@@ -10,6 +10,9 @@ static const char dtype_cache_key = 0;
 
 int lga_opt_dtype(lua_State *L, int idx, const char *fname, int dflt) {
   if (lua_isnoneornil(L, idx)) return dflt;
+  if (lua_type(L, idx) == LUA_TNUMBER)   /* zeros(3, 4): the trap of a shape in two arguments */
+    return lga_errorf(L, fname, "dtype must be a string such as \"float32\", got number "
+                      "(a shape is one table: %s({3, 4}), not %s(3, 4))", fname, fname);
   if (lua_type(L, idx) != LUA_TSTRING)
     return lga_errorf(L, fname, "dtype must be a string such as \"float32\", got %s", luaL_typename(L, idx));
   idx = lua_absindex(L, idx);
@@ -28,7 +31,11 @@ int lga_opt_dtype(lua_State *L, int idx, const char *fname, int dflt) {
   lua_pop(L, 1);
   const char *name = lua_tostring(L, idx);
   int dt = ga_dtype_from_name(name);
-  if (dt < 0) return lga_errorf(L, fname, "unknown dtype '%s'", name);
+  if (dt < 0) {
+    const char *near = ga_dtype_closest(name);
+    if (near) return lga_errorf(L, fname, "unknown dtype '%s' (did you mean '%s'?)", name, near);
+    return lga_errorf(L, fname, "unknown dtype '%s'", name);
+  }
   lua_pushvalue(L, idx);
   lua_pushinteger(L, dt);
   lua_rawset(L, -3);
