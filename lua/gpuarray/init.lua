@@ -234,7 +234,7 @@ for name, f in pairs(core.host) do host[name] = f; ga[name] = core[name] end
 -- clip and the dtype rules; shape: methods only (ga.reshape ... come from
 -- core.host above); kernel and raw: the user kernels (GPU only).
 for _, part in ipairs { "ufuncs", "shape", "index", "indexing", "join", "sort", "scan", "reduce", "kernel", "raw",
-                        "random", "numeric" } do
+                        "random", "numeric", "fft", "window" } do
   local p = require("gpuarray." .. part)
   for k, f in pairs(p.ga) do ga[k] = f end
   for k, f in pairs(p.host) do host[k] = f end

@@ -38,6 +38,12 @@ typedef struct ga_backend {
   int (*curand_open)(int dev, int kind, uint64_t seed, uint64_t offset, void **gen);
   int (*curand_draw)(const ga_curand_call *c);
   void (*curand_close)(void *gen);
+  /* batched 1-D FFTs along one axis; *scaled = 1 when the backend applied
+   * c->scale, 0 when the core is to multiply the output by it */
+  int (*fft)(const ga_fft_call *c, int *scaled);
+  /* the device's FFT plan cache: op GA_FFTC_* with value (a size or a
+   * byte count), then *info as it stands */
+  int (*fft_cache)(int dev, int op, int64_t value, ga_fft_cache_info *info);
 
   /* ---- RawKernel / RawModule (base/ga_raw.h): user CUDA C++ loaded and
    * launched as given; NULL on the host ---- */
