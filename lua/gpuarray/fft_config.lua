@@ -102,7 +102,7 @@ return function(host)
   -- @usage ga.fft.config.get_plan_cache():show_info()
   function PlanCache:show_info()
     local t = info(self, GET, 0, "show_info")
-    print(string.format("------------------- cuFFT plan cache (device %s) -------------------",
+    print(string.format("------------------- FFT plan cache (device %s) -------------------",
                         self.device < 0 and "cpu" or ("cuda:" .. self.device)))
     print(string.format("cache enabled? %s", tostring(t.max_size ~= 0)))
     print(string.format("current / max size   : %d / %s (counts)", t.size,

@@ -4,7 +4,7 @@
  *
  * A complex transform of length n is a Stockham autosort pass sequence
  * (FFTPACK's and pocketfft's layout: cc(ido, ip, l1) -> ch(ido, l1, ip)),
- * radix 4 and 2 written out, every other radix (3, 5, 7, ... up to
+ * radix 4, 2, 3 and 5 written out, every other radix (7, 11, ... up to
  * GA_FFT_MAXRADIX) through the general radix-p butterfly with precomputed
  * roots; lengths with a larger prime factor go through Bluestein's chirp-z
  * with a power-of-2,3,5 convolution length.  Twiddles are computed in long
@@ -99,7 +99,7 @@ static int S(plan_passes)(S(plan) *p) {
       for (int j = 1; j < ip; j++)
         for (int64_t i = 1; i < ido; i++) p->tw[k][(j - 1) * (ido - 1) + i - 1] = S(unit)(j * l1 * i, n, 1);
     }
-    if (ip != 2 && ip != 4) {
+    if (ip > 5) {   /* the general butterfly's roots */
       p->roots[k] = S(xalloc)(p, (size_t)ip);
       if (!p->roots[k]) return -1;
       for (int t = 0; t < ip; t++) p->roots[k][t] = S(unit)(t, ip, 1);
@@ -213,6 +213,60 @@ static void S(pass4)(int64_t ido, int64_t l1, const S(cpx) *cc, S(cpx) *ch, cons
 #undef CC
 }
 
+/* y times the twiddle of output m (>= 1) at i (> 0), conjugated forward */
+#define TWID(y, m) (sign > 0 ? CMUL(y, wa[((m) - 1) * (ido - 1) + i - 1]) : CMULC(y, wa[((m) - 1) * (ido - 1) + i - 1]))
+
+static void S(pass3)(int64_t ido, int64_t l1, const S(cpx) *cc, S(cpx) *ch, const S(cpx) *wa, int sign) {
+#define CH(a, b, c) ch[(a) + ido * ((b) + l1 * (c))]
+#define CC(a, b, c) cc[(a) + ido * ((b) + 3 * (c))]
+  const R tr = (R)-0.5, ti = (R)(sign * 0.86602540378443864676372317075294);
+  for (int64_t k = 0; k < l1; k++) {
+    for (int64_t i = 0; i < ido; i++) {
+      S(cpx) t0 = CC(i, 0, k), a = CC(i, 1, k), b = CC(i, 2, k);
+      S(cpx) t1 = {a.r + b.r, a.i + b.i}, t2 = {a.r - b.r, a.i - b.i};
+      S(cpx) ca = {t0.r + tr * t1.r, t0.i + tr * t1.i}, cb = {-ti * t2.i, ti * t2.r};
+      S(cpx) y1 = {ca.r + cb.r, ca.i + cb.i}, y2 = {ca.r - cb.r, ca.i - cb.i};
+      CH(i, k, 0) = (S(cpx)){t0.r + t1.r, t0.i + t1.i};
+      if (i == 0) {
+        CH(i, k, 1) = y1; CH(i, k, 2) = y2;
+      } else {
+        CH(i, k, 1) = TWID(y1, 1); CH(i, k, 2) = TWID(y2, 2);
+      }
+    }
+  }
+#undef CH
+#undef CC
+}
+
+static void S(pass5)(int64_t ido, int64_t l1, const S(cpx) *cc, S(cpx) *ch, const S(cpx) *wa, int sign) {
+#define CH(a, b, c) ch[(a) + ido * ((b) + l1 * (c))]
+#define CC(a, b, c) cc[(a) + ido * ((b) + 5 * (c))]
+  const R r1 = (R)0.30901699437494742410229341718281906, i1 = (R)(sign * 0.95105651629515357211643933337938214);
+  const R r2 = (R)-0.80901699437494742410229341718281906, i2 = (R)(sign * 0.58778525229247312916870595463907277);
+  for (int64_t k = 0; k < l1; k++) {
+    for (int64_t i = 0; i < ido; i++) {
+      S(cpx) t0 = CC(i, 0, k), x1 = CC(i, 1, k), x2 = CC(i, 2, k), x3 = CC(i, 3, k), x4 = CC(i, 4, k);
+      S(cpx) t1 = {x1.r + x4.r, x1.i + x4.i}, t4 = {x1.r - x4.r, x1.i - x4.i};
+      S(cpx) t2 = {x2.r + x3.r, x2.i + x3.i}, t3 = {x2.r - x3.r, x2.i - x3.i};
+      CH(i, k, 0) = (S(cpx)){t0.r + t1.r + t2.r, t0.i + t1.i + t2.i};
+      S(cpx) ca = {t0.r + r1 * t1.r + r2 * t2.r, t0.i + r1 * t1.i + r2 * t2.i};
+      S(cpx) cb = {-(i1 * t4.i + i2 * t3.i), i1 * t4.r + i2 * t3.r};
+      S(cpx) y1 = {ca.r + cb.r, ca.i + cb.i}, y4 = {ca.r - cb.r, ca.i - cb.i};
+      ca = (S(cpx)){t0.r + r2 * t1.r + r1 * t2.r, t0.i + r2 * t1.i + r1 * t2.i};
+      cb = (S(cpx)){-(i2 * t4.i - i1 * t3.i), i2 * t4.r - i1 * t3.r};
+      S(cpx) y2 = {ca.r + cb.r, ca.i + cb.i}, y3 = {ca.r - cb.r, ca.i - cb.i};
+      if (i == 0) {
+        CH(i, k, 1) = y1; CH(i, k, 2) = y2; CH(i, k, 3) = y3; CH(i, k, 4) = y4;
+      } else {
+        CH(i, k, 1) = TWID(y1, 1); CH(i, k, 2) = TWID(y2, 2); CH(i, k, 3) = TWID(y3, 3); CH(i, k, 4) = TWID(y4, 4);
+      }
+    }
+  }
+#undef CH
+#undef CC
+}
+#undef TWID
+
 /* the general radix-ip butterfly: y_m = sum_j x_j omega^(j m), omega =
  * exp(sign 2 pi i / ip), then the twiddle of (m, i) */
 static void S(passg)(int64_t ido, int64_t l1, int ip, const S(cpx) *cc, S(cpx) *ch, const S(cpx) *wa,
@@ -263,6 +317,8 @@ static void S(pass_all)(const S(plan) *p, S(cpx) *c, S(cpx) *ch, int sign) {
     int64_t l2 = ip * l1, ido = p->n / l2;
     if (ip == 4) S(pass4)(ido, l1, p1, p2, p->tw[k], sign);
     else if (ip == 2) S(pass2)(ido, l1, p1, p2, p->tw[k], sign);
+    else if (ip == 3) S(pass3)(ido, l1, p1, p2, p->tw[k], sign);
+    else if (ip == 5) S(pass5)(ido, l1, p1, p2, p->tw[k], sign);
     else S(passg)(ido, l1, ip, p1, p2, p->tw[k], p->roots[k], sign);
     S(cpx) *t = p1; p1 = p2; p2 = t;
     l1 = l2;
