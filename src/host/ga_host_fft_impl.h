@@ -4,7 +4,7 @@
  *
  * A complex transform of length n is a Stockham autosort pass sequence
  * (FFTPACK's and pocketfft's layout: cc(ido, ip, l1) -> ch(ido, l1, ip)),
- * radix 4, 2, 3 and 5 written out, every other radix (7, 11, ... up to
+ * radix 4, 2, 3, 5 and 7 written out, every other radix (11, 13, ... up to
  * GA_FFT_MAXRADIX) through the general radix-p butterfly with precomputed
  * roots; lengths with a larger prime factor go through Bluestein's chirp-z
  * with a power-of-2,3,5 convolution length.  Twiddles are computed in long
@@ -99,7 +99,7 @@ static int S(plan_passes)(S(plan) *p) {
       for (int j = 1; j < ip; j++)
         for (int64_t i = 1; i < ido; i++) p->tw[k][(j - 1) * (ido - 1) + i - 1] = S(unit)(j * l1 * i, n, 1);
     }
-    if (ip > 5) {   /* the general butterfly's roots */
+    if (ip > 7) {   /* the general butterfly's roots */
       p->roots[k] = S(xalloc)(p, (size_t)ip);
       if (!p->roots[k]) return -1;
       for (int t = 0; t < ip; t++) p->roots[k][t] = S(unit)(t, ip, 1);
@@ -265,6 +265,42 @@ static void S(pass5)(int64_t ido, int64_t l1, const S(cpx) *cc, S(cpx) *ch, cons
 #undef CH
 #undef CC
 }
+/* radix 7: outputs x and 7-x share ca = t0 + sum_j cos(2 pi x j / 7) u_j and
+ * cb = i sum_j sign sin(2 pi x j / 7) v_j (u_j = x_j + x_(7-j), v_j = x_j - x_(7-j)) */
+static void S(pass7)(int64_t ido, int64_t l1, const S(cpx) *cc, S(cpx) *ch, const S(cpx) *wa, int sign) {
+#define CH(a, b, c) ch[(a) + ido * ((b) + l1 * (c))]
+#define CC(a, b, c) cc[(a) + ido * ((b) + 7 * (c))]
+  const R c1 = (R)0.62348980185873353052500488400423981, s1 = (R)0.78183148246802980870844452667405775;
+  const R c2 = (R)-0.22252093395631440428890256449679476, s2 = (R)0.97492791218182360701813168299393122;
+  const R c3 = (R)-0.90096886790241912623610231950744505, s3 = (R)0.43388373911755812047576833284835875;
+  const R C[3][3] = {{c1, c2, c3}, {c2, c3, c1}, {c3, c1, c2}};
+  const R sg = (R)sign;
+  const R SN[3][3] = {{sg * s1, sg * s2, sg * s3}, {sg * s2, -sg * s3, -sg * s1}, {sg * s3, -sg * s1, sg * s2}};
+  for (int64_t k = 0; k < l1; k++) {
+    for (int64_t i = 0; i < ido; i++) {
+      S(cpx) t0 = CC(i, 0, k), u[3], v[3], y[7];
+      for (int j = 0; j < 3; j++) {
+        S(cpx) a = CC(i, j + 1, k), b = CC(i, 6 - j, k);
+        u[j] = (S(cpx)){a.r + b.r, a.i + b.i};
+        v[j] = (S(cpx)){a.r - b.r, a.i - b.i};
+      }
+      y[0] = (S(cpx)){t0.r + u[0].r + u[1].r + u[2].r, t0.i + u[0].i + u[1].i + u[2].i};
+      for (int x = 0; x < 3; x++) {
+        S(cpx) ca = t0, cb = {0, 0};
+        for (int j = 0; j < 3; j++) {
+          ca.r += C[x][j] * u[j].r, ca.i += C[x][j] * u[j].i;
+          cb.r -= SN[x][j] * v[j].i, cb.i += SN[x][j] * v[j].r;
+        }
+        y[x + 1] = (S(cpx)){ca.r + cb.r, ca.i + cb.i};
+        y[6 - x] = (S(cpx)){ca.r - cb.r, ca.i - cb.i};
+      }
+      CH(i, k, 0) = y[0];
+      for (int m = 1; m < 7; m++) CH(i, k, m) = i == 0 ? y[m] : TWID(y[m], m);
+    }
+  }
+#undef CH
+#undef CC
+}
 #undef TWID
 
 /* the general radix-ip butterfly: y_m = sum_j x_j omega^(j m), omega =
@@ -319,6 +355,7 @@ static void S(pass_all)(const S(plan) *p, S(cpx) *c, S(cpx) *ch, int sign) {
     else if (ip == 2) S(pass2)(ido, l1, p1, p2, p->tw[k], sign);
     else if (ip == 3) S(pass3)(ido, l1, p1, p2, p->tw[k], sign);
     else if (ip == 5) S(pass5)(ido, l1, p1, p2, p->tw[k], sign);
+    else if (ip == 7) S(pass7)(ido, l1, p1, p2, p->tw[k], sign);
     else S(passg)(ido, l1, ip, p1, p2, p->tw[k], p->roots[k], sign);
     S(cpx) *t = p1; p1 = p2; p2 = t;
     l1 = l2;
