@@ -40,6 +40,15 @@ local function build(host)
     return Gt
   end
 
+  -- f(...) (an allocation: zeros, arange ...) with its error, if any, raised
+  -- as fname's: "fname: array is too big ...", not "zeros: ..."
+  local function alloc(fname, f, ...)
+    local ok, r = pcall(f, ...)
+    if ok then return r end
+    local msg = tostring(r):gsub("^.-:%d+: ", ""):gsub("^[%w_.]+: ", "")
+    fail(fname, "%s", msg)
+  end
+
   local function arr(fname, x)
     if is_array(x) then return x end
     if type(x) == "table" or type(x) == "number" or type(x) == "boolean" then return G().asarray(x) end
@@ -91,7 +100,7 @@ local function build(host)
 
   local function axis_of(fname, x, axis)
     if axis == nil then axis = -1 end
-    local a = math.tointeger(axis)
+    local a = type(axis) == "number" and math.tointeger(axis)
     if not a or a == 0 or a > x.ndim or a < -x.ndim then
       fail(fname, "axis %s is out of range for an array of %d dimensions (axes are 1-based)", tostring(axis), x.ndim)
     end
@@ -99,7 +108,7 @@ local function build(host)
   end
 
   local function count_of(fname, n, what)
-    local i = math.tointeger(n)
+    local i = type(n) == "number" and math.tointeger(n)
     if not i then fail(fname, "%s must be an integer, got %s", what or "n", typename(n)) end
     if i < 1 then fail(fname, "invalid number of data points (%d) specified", i) end
     return i
@@ -137,7 +146,7 @@ local function build(host)
   end
 
   -- x cropped or zero-padded to `len` values along axis ax
-  local function fit(x, ax, len)
+  local function fit(fname, x, ax, len)
     local have = x.shape[ax]
     if have == len then return x end
     local key = {}
@@ -148,7 +157,7 @@ local function build(host)
     end
     local shape = x.shape
     shape[ax] = len
-    local z = G().get_array_module(x).zeros(shape, x.dtype)   -- on x's device
+    local z = alloc(fname, G().get_array_module(x).zeros, shape, x.dtype)   -- on x's device
     if have > 0 then
       key[ax] = { 1, have }
       z[key] = x
@@ -159,7 +168,7 @@ local function build(host)
   -- one batched 1-D transform: x an array, ax a positive axis, n >= 1
   local function one(fname, x, kind, inverse, n, ax, norm)
     x = cast_for(fname, x, kind)
-    x = fit(x, ax, kind == C2R and n // 2 + 1 or n)
+    x = fit(fname, x, ax, kind == C2R and n // 2 + 1 or n)
     return core._fft(x, ax, kind, inverse, n, scale_of(norm, n, inverse), fname)
   end
 
@@ -319,7 +328,7 @@ local function build(host)
     else
       if #s ~= #ax then fail(fname, "shape and axes have different lengths (%d and %d)", #s, #ax) end
       for i = 1, #s do
-        local v = math.tointeger(s[i])
+        local v = type(s[i]) == "number" and math.tointeger(s[i])
         if not v then fail(fname, "s must be a table of integers") end
         if v == -1 then
           v = x.shape[ax[i]]
@@ -472,7 +481,7 @@ local function build(host)
     d = d == nil and 1.0 or num(fname, d, "d")
     local g = G()
     local half = (n - 1) // 2 + 1
-    local i = g.concatenate({ g.arange(0, half), g.arange(-(n // 2), 0) })
+    local i = g.concatenate({ alloc(fname, g.arange, 0, half), alloc(fname, g.arange, -(n // 2), 0) })
     return g.multiply(i, 1.0 / (n * d))
   end
 
@@ -488,7 +497,7 @@ local function build(host)
     n = count_of(fname, n)
     d = d == nil and 1.0 or num(fname, d, "d")
     local g = G()
-    return g.multiply(g.arange(0, n // 2 + 1), 1.0 / (n * d))
+    return g.multiply(alloc(fname, g.arange, 0, n // 2 + 1), 1.0 / (n * d))
   end
 
   local function shift(fname, x, axes, sign)

@@ -19,10 +19,17 @@ local function build(host)
   end
 
   local function len_of(fname, M)
-    local m = math.tointeger(M)
+    local m = type(M) == "number" and math.tointeger(M)
     if not m then fail(fname, "the window length must be an integer, got %s", typename(M)) end
     if m < 0 then fail(fname, "the window length must be >= 0, got %d", m) end
     return m
+  end
+
+  -- arange(...) with an allocation error raised as fname's
+  local function arange(fname, ...)
+    local ok, r = pcall(G().arange, ...)
+    if ok then return r end
+    fail(fname, "%s", (tostring(r):gsub("^.-:%d+: ", ""):gsub("^[%w_.]+: ", "")))
   end
 
   -- the cosine windows: a0 + a1 cos(pi n / (M-1)) [+ a2 cos(2 pi n / (M-1))],
@@ -32,7 +39,7 @@ local function build(host)
     local g = G()
     if m == 0 then return g.zeros(0) end
     if m == 1 then return g.ones(1) end
-    local n = g.arange(1 - m, m, 2)
+    local n = arange(fname, 1 - m, m, 2)
     local t = g.divide(g.multiply(n, math.pi), m - 1.0)
     local r = g.add(a0, g.multiply(a1, g.cos(t)))
     if a2 then
@@ -74,7 +81,7 @@ local function build(host)
     local g = G()
     if m == 0 then return g.zeros(0) end
     if m == 1 then return g.ones(1) end
-    local n = g.arange(1 - m, m, 2)
+    local n = arange("bartlett", 1 - m, m, 2)
     local q = g.divide(n, m - 1.0)
     return g.where(g.less_equal(n, 0), g.add(1, q), g.subtract(1, q))
   end
@@ -92,7 +99,7 @@ local function build(host)
     local g = G()
     if m == 0 then return g.zeros(0) end
     if m == 1 then return g.ones(1) end
-    local n = g.arange(0, m)
+    local n = arange("kaiser", 0, m)
     local alpha = (m - 1) / 2.0
     local q = g.divide(g.subtract(n, alpha), alpha)
     local w = g.i0(g.multiply(beta, g.sqrt(g.subtract(1, g.power(q, 2.0)))))
