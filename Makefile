@@ -17,7 +17,7 @@ BUSTED      ?= $(shell command -v busted 2>/dev/null || echo /usr/bin/busted)
 BUILD       ?= build
 
 CUDA_LIBDIR := $(CUDA_DIR)/lib64
-GA_CFLAGS := -std=gnu99 -fPIC -fvisibility=hidden -fwrapv -Wall -Wextra -pthread \
+GA_CFLAGS := -std=gnu99 -fPIC -fvisibility=hidden -fwrapv -ffp-contract=off -Wall -Wextra -pthread \
              -I$(LUA_INCDIR) -I$(CUDA_DIR)/include -Isrc -I$(BUILD)
 GA_LIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -Wl,-z,nodelete \
            -lcudart -lnvrtc -lcublas -lcurand -lcufft $(BLAS_LIBS) -lm -pthread
@@ -73,7 +73,7 @@ test: deps
 	 [ $$specs -eq 0 ] && [ $$c -eq 0 ]
 
 # C unit tests of the pieces that need no Lua (caching allocator, kernel
-# disk cache, host backend), under AddressSanitizer and UBSan.
+# disk cache, the random draws' float32 log and sin/cos, host backend), under AddressSanitizer and UBSan.
 test-c: test-host-c | $(BUILD)/obj
 	$(CC) -std=gnu99 -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
 	  -Wall -Wextra -Isrc spec/c/test_pool.c src/base/ga_pool.c -o $(BUILD)/test_pool -pthread
@@ -81,6 +81,9 @@ test-c: test-host-c | $(BUILD)/obj
 	$(CC) -std=gnu99 -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
 	  -Wall -Wextra -Isrc spec/c/test_diskcache.c src/base/ga_diskcache.c -o $(BUILD)/test_diskcache -pthread
 	$(BUILD)/test_diskcache
+	$(CC) -std=gnu99 -g -O1 -ffp-contract=off -fsanitize=address,undefined -fno-sanitize-recover=all \
+	  -fno-omit-frame-pointer -Wall -Wextra spec/c/test_rng_poly.c -o $(BUILD)/test_rng_poly -lm
+	$(BUILD)/test_rng_poly
 
 # Several lua_States on several threads, each using the module.
 test-embed: $(MODULE)
