@@ -787,7 +787,7 @@ local function build(m, host)
     local pos = along_positions(work.shape, idx, ax)
     local flat = work:reshape({ work.size })
     flat[g.ravel(pos)] = g.ravel(g.broadcast_to(arr(fname, values, "values"), idx.shape)):astype(work.dtype)
-    if work ~= target then target:set(work) end
+    if not rawequal(work, target) then target:set(work) end
   end
 
   --- `arr` with `values` appended: flattened both when `axis` is nil, else
@@ -1737,7 +1737,7 @@ local function build(m, host)
     local vals = g.take(v, g.add(g.remainder(m.arange(pos.size), v.size), 1))
     local work = a.flags.c_contiguous and a or g.ascontiguousarray(a)
     work:reshape({ work.size })[pos] = vals:astype(work.dtype)
-    if work ~= a then a:set(work) end
+    if not rawequal(work, a) then a:set(work) end
   end
 
   --- Set `a` (in place) where `mask` holds to `values`, the value at the
@@ -1759,7 +1759,7 @@ local function build(m, host)
     local vals = g.take(v, g.add(g.remainder(g.subtract(pos, 1), v.size), 1))
     local work = a.flags.c_contiguous and a or g.ascontiguousarray(a)
     work:reshape({ work.size })[pos] = vals:astype(work.dtype)
-    if work ~= a then a:set(work) end
+    if not rawequal(work, a) then a:set(work) end
   end
 
   -- ---- editing ----
@@ -1867,7 +1867,7 @@ local function build(m, host)
     if filt.ndim ~= 1 then fail(fname, "filt must be 1-d") end
     trim = (trim or "fb"):lower()
     local nz = g.flatnonzero(filt)
-    if nz.size == 0 then return filt[{ { 1, 0 } }] end
+    if nz.size == 0 then return filt[{ { 2, 1 } }] end   -- empty (stop before start)
     local first = trim:find("f") and nz[{ 1 }]:item() or 1
     local last = trim:find("b") and nz[{ -1 }]:item() or filt.size
     return filt[{ { first, last } }]
@@ -2100,7 +2100,7 @@ local function build(m, host)
       end
       ::next_axis::
     end
-    return x == a and a:copy() or x
+    return rawequal(x, a) and a:copy() or x
   end
 
   F.finfo, F.iinfo, F.broadcast_shapes = finfo, iinfo, broadcast_shapes
