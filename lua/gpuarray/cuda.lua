@@ -403,4 +403,27 @@ function cuda.get_elapsed_time(e1, e2)
   return core.get_elapsed_time(e1, e2)
 end
 
+-- The sync ledger -------------------------------------------------------------
+
+--- The sync ledger: counts every implicit host-device synchronisation
+-- (`item()`, `tostring`, `get`/`tolist`, boolean masks, `nonzero`, ... each
+-- blocking read-back a backend makes) under the Lua call site that caused
+-- it, `file:line` of the first frame that is not gpuarray's own, so the
+-- hidden `:item()` in a hot loop shows up.  Calling it starts counting (the
+-- state's one ledger; started again after `stop`); `GPUARRAY_SYNC_LEDGER=1`
+-- starts it when the module loads and prints the report to stderr when the
+-- state closes.  The host makes no synchronisations: there it counts 0.
+-- Within a coroutine the site is where the main thread resumed it.
+-- @treturn SyncLedger with `:total()`, `:counts()` (a table site -> count),
+--   `:report([n])` (the table as text, the n biggest; also `tostring`),
+--   `:reset()` and `:stop()`
+-- @usage
+-- local ledger = ga.cuda.sync_ledger()
+-- local x = ga.arange(10)
+-- for i = 1, 3 do local v = x[{ i }]:item() end   -- 3 synchronisations on a GPU
+-- print(ledger:total() >= 0, type(ledger:counts()))   --> true  table
+-- print(ledger:report(5))
+-- ledger:stop()
+function cuda.sync_ledger() return core.sync_ledger() end
+
 return cuda

@@ -782,6 +782,10 @@ for _, sub in ipairs { "random", "linalg" } do
   strict(ga[sub], "ga." .. sub)
   strict(host[sub], "ga.host." .. sub)
 end
+-- GPUARRAY_SYNC_LEDGER=1: count implicit synchronisations from the start,
+-- and print them when the state closes (ga.cuda.sync_ledger)
+if os.getenv("GPUARRAY_SYNC_LEDGER") == "1" then core.sync_ledger(true) end
+
 strict(ga.testing, "ga.testing")
 strict(ga.profiler, "ga.profiler")
 

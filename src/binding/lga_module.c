@@ -49,6 +49,7 @@ static const struct {
   {"scan", lga_open_scan}, {"sort", lga_open_sort}, {"reduce", lga_open_reduce},
   {"random", lga_open_random},
   {"curand", lga_open_curand},
+  {"ledger", lga_open_ledger},
   {"testhooks", lga_open_testhooks},
 };
 
