@@ -96,6 +96,31 @@ describe("Lua traps", function()
   end)
 end)
 
+describe("moving arrays: x:to(device), asarray(x, {device=})", function()
+  it("to the host and back; the array itself when it is already there", function()
+    local x = ga.arange(3)
+    local h = x:to("cpu")
+    assert.are.equal("cpu", h.device)
+    assert.is_true(rawequal(h:to(-1), h))
+    assert.is_true(rawequal(h:to(ga.cuda.Device()), h) or helper.has_gpu())
+    assert.are.same({ 0, 1, 2 }, h:tolist())
+    local a = ga.asarray({ 1, 2 }, { device = "cpu", dtype = "float32" })
+    assert.are.equal("cpu", a.device)
+    assert.are.equal("float32", a.dtype)
+    if helper.has_gpu() then
+      local d = h:to("cuda:0")
+      assert.are.equal("cuda:0", d.device)
+      assert.is_true(rawequal(d:to(0), d))
+      assert.are.equal("cuda:0", ga.asarray(h, { device = ga.cuda.Device(0) }).device)
+      assert.are.same({ 0, 1, 2 }, d:tolist())
+    else
+      E(function() return h:to(0) end, "cuda.Device: invalid device id 0 (0 devices)")
+    end
+    E(function() return x:to("gpu") end, "to: device must be 'cpu', 'cuda:N', an ordinal or a ga.cuda.Device")
+    E(function() return ga.asarray(x, { device = {} }) end, "asarray: device must be")
+  end)
+end)
+
 describe("code that runs anywhere: the host's device, streams and events", function()
   local prev
   before_each(function() prev = core.get_device(); core.set_device(-1) end)

@@ -109,7 +109,8 @@ function cuda.Device(id)
     if id < 0 then return HostDevice end
   end
   if math.type(id) ~= "integer" then error("cuda.Device: device id must be an integer", 2) end
-  core.device_props(id)   -- raises for an invalid id
+  local ok, err = pcall(core.device_props, id)   -- raises for an invalid id
+  if not ok then error((tostring(err):gsub("^[^:]*:%d+: ", "")), 2) end
   return setmetatable({ id = id }, Device)
 end
 

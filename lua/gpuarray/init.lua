@@ -150,8 +150,9 @@ for _, name in ipairs(core.dtypes) do ga[name] = name; host[name] = name end
 -- is already an array on the target device with the requested dtype.
 -- @function ga.asarray
 -- @param obj a nested table, an array or a number, as for `ga.array`
--- @tparam[opt] string|table dtype a dtype name or `{dtype=, copy=}` (copy
---   nil by default: see `ga.array`)
+-- @tparam[opt] string|table dtype a dtype name or `{dtype=, copy=, device=}`
+--   (copy nil by default: see `ga.array`; `device`: made there instead of
+--   on the current device, as `x:to(device)`)
 -- @treturn ndarray `obj` itself, or a new array on the current device
 -- @usage
 -- local x = ga.array({1, 2, 3})
@@ -250,6 +251,30 @@ local function holds_array(t)
   end
   return false
 end
+-- a device given as "cpu", "cuda:N", N (>= 0), -1 or a ga.cuda.Device -> its id (-1: the host)
+local function device_id(fname, d)
+  if type(d) == "table" and math.type(d.id) == "integer" then return d.id end
+  if math.type(d) == "integer" and d >= -1 then return d end
+  if d == "cpu" then return -1 end
+  local n = type(d) == "string" and d:match("^cuda:(%d+)$")
+  if n then return tonumber(n) end
+  error(fname .. ": device must be 'cpu', 'cuda:N', an ordinal or a ga.cuda.Device, got " .. tostring(d), 3)
+end
+-- run fn with device id current (the host: -1)
+local function on_device(id, fn, ...)
+  if id == core.get_device() then return fn(...) end
+  return (id < 0 and cuda.Device() or cuda.Device(id)):with(fn, ...)
+end
+local function host_device_with(id, fn, ...)
+  if id >= 0 then return on_device(id, fn, ...) end
+  local prev = core.get_device()
+  core.set_device(-1)
+  local res = table.pack(pcall(fn, ...))
+  core.set_device(prev)
+  if not res[1] then error(res[2], 0) end
+  return table.unpack(res, 2, res.n)
+end
+
 for _, m in ipairs { ga, host } do
   local c_array, c_asarray = m.array, m.asarray
   local function stacked(t)
@@ -266,12 +291,38 @@ for _, m in ipairs { ga, host } do
     end
     return c_array(obj, dtype)
   end
-  m.asarray = function(obj, dtype)
+  local function asarray(obj, dtype)
     if type(obj) == "table" and getmetatable(obj) == nil and holds_array(obj) then
       return dtype == nil and stacked(obj) or c_asarray(stacked(obj), dtype)
     end
     return c_asarray(obj, dtype)
   end
+  m.asarray = asarray
+  if m == ga then
+    -- ga.asarray(x, {device = d}): made on d (CuPy's cupy.asarray under a device)
+    m.asarray = function(obj, dtype)
+      if type(dtype) == "table" and getmetatable(dtype) == nil and dtype.device ~= nil then
+        local id, rest = device_id("asarray", dtype.device), {}
+        for k, v in pairs(dtype) do if k ~= "device" then rest[k] = v end end
+        return host_device_with(id, asarray, obj, next(rest) ~= nil and rest or nil)
+      end
+      return asarray(obj, dtype)
+    end
+  end
+end
+
+--- The array on `device` (a copy there, or x itself when it is already
+-- there): `"cpu"`, `"cuda:N"`, an ordinal N or a `ga.cuda.Device`.
+-- The same as `ga.asarray(x, {device = device})`.
+-- @function ndarray:to
+-- @param device where the array should be
+-- @treturn ndarray
+-- @usage
+-- local h = ga.arange(3):to("cpu")
+-- print(h.device, rawequal(h:to("cpu"), h))   --> cpu  true
+function core.ndarray_methods.to(x, device)
+  local id = device_id("to", device)
+  return host_device_with(id, core.asarray, x)
 end
 -- tools for users: assertions (numpy.testing's) and timing (cupyx.profiler's)
 ga.testing, host.testing = require "gpuarray.testing", require "gpuarray.testing"
