@@ -32,7 +32,7 @@ KERNELS := $(sort $(wildcard kernels/*.cuh kernels/*.cu))
 LUAFILES := $(wildcard lua/gpuarray/*.lua)
 MODULE := $(BUILD)/gpuarray/core.so
 
-.PHONY: all deps test test-asan test-embed test-host test-c test-host-c demo install clean lint fuzz
+.PHONY: all deps test test-asan test-embed test-host test-c test-host-c demo install clean lint fuzz bench crossover
 
 all: $(MODULE)
 
@@ -139,6 +139,14 @@ fuzz: deps
 	   FUZZ_SECONDS="$(FUZZ_SECONDS)" SEED="$(SEED)" FUZZ_SKIP="$(FUZZ_SKIP)" \
 	   FUZZ_ONLY="$(FUZZ_ONLY)" FUZZ_CASE="$(FUZZ_CASE)" FUZZ_LOG=build-asan/fuzz.log \
 	   sh tools/fuzz/run.sh $$interp
+
+# bench/run.lua's JSON (compare with ../shared/bench/cupy_reference.py on
+# the same machine); crossover: the CPU-vs-GPU sizes and crossover.svg
+bench: all
+	LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="$(BUILD)/?.so;;" $(LUA) bench/run.lua
+
+crossover: all
+	LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="$(BUILD)/?.so;;" $(LUA) bench/crossover.lua
 
 demo: deps
 	@$(MAKE) --no-print-directory all
