@@ -66,6 +66,8 @@ Device.__index = function(self, k)
 end
 Device.__tostring = function(self) return "<CUDA Device " .. self.id .. ">" end
 Device.__eq = function(a, b) return a.id == b.id end
+Device.__concat = function(a, b) return tostring(a) .. tostring(b) end
+local objects = {}   -- id -> the one Device object of that id (x.device returns it)
 
 --- The device ordinal (0-based), as in `cuda:0`.
 -- @field Device.id
@@ -109,16 +111,18 @@ function cuda.Device(id)
     if id < 0 then return HostDevice end
   end
   if math.type(id) ~= "integer" then error("cuda.Device: device id must be an integer", 2) end
+  if objects[id] then return objects[id] end
   local ok, err = pcall(core.device_props, id)   -- raises for an invalid id
   if not ok then error((tostring(err):gsub("^[^:]*:%d+: ", "")), 2) end
-  return setmetatable({ id = id }, Device)
+  objects[id] = setmetatable({ id = id }, Device)
+  return objects[id]
 end
 
 --- Make this device current for the rest of the program (or until changed).
 -- @treturn Device the device itself
 -- @usage
 -- ga.cuda.Device(0):use()
--- print(ga.zeros(3).device)           --> cuda:0
+-- print(ga.zeros(3).device)           --> <CUDA Device 0>
 function Device:use() core.set_device(self.id); return self end
 
 --- Make the device current and return a to-be-closed guard restoring the
@@ -174,6 +178,7 @@ HD.__index = function(_, k)
   if k == "name" then return "cpu" end
 end
 HD.__tostring = function() return "<CPU>" end
+HD.__concat = Device.__concat
 function HD:use() core.set_device(-1); return self end
 function HD.enter()
   local prev = core.get_device()
@@ -184,6 +189,10 @@ function HD:with(fn, ...) return with(self, fn, ...) end
 function HD.synchronize() end   -- host work is done when its call returns
 function HD.mem_info() error("cuda.Device:mem_info: the host has no device memory (this needs a GPU)", 2) end
 HostDevice = setmetatable({ id = -1 }, HD)
+objects[-1] = HostDevice
+
+-- x.device: the array's device object (binding/lga_array.c asks here)
+core._device_objects(setmetatable({}, { __index = function(_, id) return objects[id] or cuda.Device(id) end }))
 
 -- Streams (userdata made in C; methods added here) --------------------------
 

@@ -36,7 +36,7 @@ local host = {}
 -- @table ga.host
 -- @usage
 -- local h = ga.host.arange(3)
--- print(h.device)                    --> cpu
+-- print(h.device)                    --> <CPU>
 -- print(ga.get_array_module(h) == ga.host)   --> true
 ga.host = host
 
@@ -319,7 +319,7 @@ end
 -- @treturn ndarray
 -- @usage
 -- local h = ga.arange(3):to("cpu")
--- print(h.device, rawequal(h:to("cpu"), h))   --> cpu  true
+-- print(h.device, rawequal(h:to("cpu"), h))   --> <CPU>  true
 function core.ndarray_methods.to(x, device)
   local id = device_id("to", device)
   return host_device_with(id, core.asarray, x)
@@ -358,7 +358,7 @@ ga.matmul, host.matmul = core.matmul, core.matmul
 -- end
 -- print(double(ga.host.arange(3)))    --> array([0, 2, 4])
 function ga.get_array_module(x)
-  if getmetatable(x) == core.ndarray_mt and x.device ~= "cpu" then return ga end
+  if getmetatable(x) == core.ndarray_mt and x.device.id >= 0 then return ga end
   return host
 end
 host.get_array_module = ga.get_array_module
@@ -371,7 +371,7 @@ host.get_array_module = ga.get_array_module
 -- @usage
 -- local x = ga.arange(3)
 -- local h = ga.asnumpy(x)
--- print(h.device, h)                  --> cpu  array([0, 1, 2])
+-- print(h.device, h)                  --> <CPU>  array([0, 1, 2])
 host.asnumpy = core.asnumpy
 
 -- ndarray methods (the C __index looks here first) --------------------------
@@ -417,9 +417,15 @@ host.asnumpy = core.asnumpy
 -- local x = ga.zeros({2, 3}, "int32")
 -- print(x.strides[1], x.strides[2], x.T.strides[1])   --> 12  4  4
 
---- The device, `"cuda:N"` or `"cpu"`.
+--- The array's device, as CuPy's `x.device`: a `ga.cuda.Device` object
+-- (`<CUDA Device 0>`), or the host's `<CPU>`, with `.id` (-1 for the host),
+-- `==`, `:use()` and `:with(fn)`; one object per device, so `a.device ==
+-- b.device` tells whether two arrays share one.
 -- @field ndarray.device
--- @usage print(ga.host.zeros(2).device)   --> cpu
+-- @usage
+-- local h = ga.host.zeros(2)
+-- print(h.device, h.device.id)        --> <CPU>  -1
+-- print(h.device == ga.host.ones(1).device)   --> true
 
 --- The array that owns the memory of a view (`nil` for an array that owns
 -- its memory).
@@ -454,7 +460,7 @@ local M = core.ndarray_methods
 -- @treturn ndarray a new host array
 -- @usage
 -- local h = ga.arange(3):get()
--- print(h.device)                     --> cpu
+-- print(h.device)                     --> <CPU>
 M.get = core.get
 --- Copy values into the array, converting them to its dtype.
 -- @function ndarray:set

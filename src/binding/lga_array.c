@@ -54,9 +54,27 @@ static void push_shape(lua_State *L, int n, const int64_t *v) {
   lua_setmetatable(L, -2);
 }
 
-static void push_device_name(lua_State *L, int dev) {
+/* x.device: the device object of gpuarray.cuda (one per id, so == and
+ * rawequal agree), from the table it registered; "cpu"/"cuda:N" before it
+ * has (the core module alone) */
+static const char device_objects_key = 0;
+
+static void push_device(lua_State *L, int dev) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &device_objects_key) == LUA_TTABLE) {
+    lua_geti(L, -1, dev);   /* its __index makes the object */
+    lua_remove(L, -2);
+    return;
+  }
+  lua_pop(L, 1);
   if (dev == GA_CPU) lua_pushliteral(L, "cpu");
   else lua_pushfstring(L, "cuda:%d", dev);
+}
+
+static int l_device_objects(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &device_objects_key);
+  return 0;
 }
 
 static int transpose_view(lua_State *L) {
@@ -105,7 +123,7 @@ static int push_attr(lua_State *L, ga_array *a, const char *k) {
     break;
   case 'd':
     if (!strcmp(k, "dtype")) { lua_pushstring(L, ga_dtypes[a->dtype].name); return 1; }
-    if (!strcmp(k, "device")) { push_device_name(L, GA_DEVICE(a)); return 1; }
+    if (!strcmp(k, "device")) { push_device(L, GA_DEVICE(a)); return 1; }
     break;
   case 'i':
     if (!strcmp(k, "itemsize")) { lua_pushinteger(L, GA_ITEMSIZE(a->dtype)); return 1; }
@@ -267,6 +285,8 @@ void lga_open_array(lua_State *L) {
   luaL_setfuncs(L, meth, 1);
   lua_pushvalue(L, methods);
   lua_setfield(L, mod, "ndarray_methods");
+  lua_pushcfunction(L, l_device_objects);
+  lua_setfield(L, mod, "_device_objects");
   lua_pushvalue(L, methods);   /* for the advanced indexer's hooks (lga_index.c) */
   lua_setfield(L, LUA_REGISTRYINDEX, "gpuarray.ndarray_methods");
 
