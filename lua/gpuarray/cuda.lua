@@ -111,7 +111,7 @@ function cuda.Device(id)
     if id < 0 then return HostDevice end
   end
   if math.type(id) ~= "integer" then error("cuda.Device: device id must be an integer", 2) end
-  if objects[id] then return objects[id] end
+  if id >= 0 and objects[id] then return objects[id] end   -- (-1: the host is Device() only)
   local ok, err = pcall(core.device_props, id)   -- raises for an invalid id
   if not ok then error((tostring(err):gsub("^[^:]*:%d+: ", "")), 2) end
   objects[id] = setmetatable({ id = id }, Device)
