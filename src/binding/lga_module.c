@@ -50,6 +50,7 @@ static const struct {
   {"random", lga_open_random},
   {"curand", lga_open_curand},
   {"ledger", lga_open_ledger},
+  {"ranges", lga_open_ranges},
   {"testhooks", lga_open_testhooks},
 };
 
