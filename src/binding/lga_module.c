@@ -50,6 +50,7 @@ static const struct {
   {"random", lga_open_random},
   {"curand", lga_open_curand},
   {"ledger", lga_open_ledger},
+  {"files", lga_open_files},
   {"testhooks", lga_open_testhooks},
 };
 
