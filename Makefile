@@ -73,7 +73,9 @@ test: deps
 	 [ $$specs -eq 0 ] && [ $$c -eq 0 ]
 
 # C unit tests of the pieces that need no Lua (caching allocator, kernel
-# disk cache, the random draws' float32 log and sin/cos, host backend), under AddressSanitizer and UBSan.
+# disk cache, the random draws' float32 log and sin/cos, .npy header and zip
+# archives, the chunked device I/O over a model stream, host backend), under
+# AddressSanitizer and UBSan.
 test-c: test-host-c | $(BUILD)/obj
 	$(CC) -std=gnu99 -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
 	  -Wall -Wextra -Isrc spec/c/test_pool.c src/base/ga_pool.c -o $(BUILD)/test_pool -pthread
@@ -84,6 +86,14 @@ test-c: test-host-c | $(BUILD)/obj
 	$(CC) -std=gnu99 -g -O1 -ffp-contract=off -fsanitize=address,undefined -fno-sanitize-recover=all \
 	  -fno-omit-frame-pointer -Wall -Wextra spec/c/test_rng_poly.c -o $(BUILD)/test_rng_poly -lm
 	$(BUILD)/test_rng_poly
+	$(CC) -std=gnu99 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+	  -Wall -Wextra -Isrc spec/c/test_files.c src/base/ga_npy.c src/base/ga_zip_read.c src/base/ga_zip_write.c \
+	  src/base/ga_dtype.c src/base/ga_error.c -lz -lm -o $(BUILD)/test_files
+	$(BUILD)/test_files $(BUILD)
+	$(CC) -std=gnu99 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+	  -Wall -Wextra -Isrc spec/c/test_chunkio.c src/core/ga_chunkio.c src/base/ga_npy.c src/base/ga_dtype.c \
+	  src/base/ga_error.c -lm -o $(BUILD)/test_chunkio
+	$(BUILD)/test_chunkio
 
 # Several lua_States on several threads, each using the module.
 test-embed: $(MODULE)

@@ -277,9 +277,9 @@ local function build(F, host)
   end
 
   --- Save several arrays to one uncompressed `.npz` archive (a zip of
-  -- `.npy` members; ZIP64 when it needs it).  Positional arrays are named
-  -- `arr_0`, `arr_1` ...; a trailing table (not an array) names the others
-  -- (`{weights = w}`).  ".npz" is added to a path without it.
+  -- `.npy` members; ZIP64 when it needs it).  Positional arrays (or nested
+  -- tables of values) are named `arr_0`, `arr_1` ...; a trailing table with
+  -- string keys names the others (`{weights = w}`).  ".npz" is added to a path without it.
   -- `ga.load(path)` gives an `NpzFile`; NumPy's `np.load` reads it.
   -- @function ga.savez
   -- @tparam string path
@@ -313,7 +313,8 @@ local function build(F, host)
       local named
       if n > 0 then
         local last = select(n, ...)
-        if type(last) == "table" and not is_array(last) then named, n = last, n - 1 end
+        -- a table of names (not a list of values, which is an array-like)
+        if type(last) == "table" and not is_array(last) and rawlen(last) == 0 then named, n = last, n - 1 end
       end
       for i = 1, n do
         local x = select(i, ...)

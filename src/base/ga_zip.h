@@ -81,6 +81,7 @@ typedef struct ga_zipw {
   const char *what;        /* the path, for messages */
   ga_zipw_entry *e;
   size_t n, cap;
+  int force_zip64;          /* tests: ZIP64 fields and records even when small */
   /* the member being written */
   int open, zip64_local;
   void *zs;

@@ -59,7 +59,7 @@ int ga_zipw_begin(ga_zipw *w, const char *name, int deflate, uint64_t usize) {
   e->usize = usize;
   e->crc = (uint32_t)crc32(0, Z_NULL, 0);
   /* deflate may grow incompressible data a little */
-  w->zip64_local = usize + usize / 16 + 1024 >= LIM32;
+  w->zip64_local = w->force_zip64 || usize + usize / 16 + 1024 >= LIM32;
   unsigned char h[30 + 20];
   memset(h, 0, sizeof h);
   wr32(h, 0x04034b50u);
@@ -178,7 +178,8 @@ int ga_zipw_finish(ga_zipw *w) {
     unsigned char h[46], x[28];
     size_t nl = strlen(e->name), xl = 4;
     memset(h, 0, sizeof h);
-    int big_u = e->usize >= LIM32, big_c = e->csize >= LIM32, big_o = e->offset >= LIM32;
+    int f = w->force_zip64;
+    int big_u = f || e->usize >= LIM32, big_c = f || e->csize >= LIM32, big_o = f || e->offset >= LIM32;
     if (big_u) wr64(x + xl, e->usize), xl += 8;
     if (big_c) wr64(x + xl, e->csize), xl += 8;
     if (big_o) wr64(x + xl, e->offset), xl += 8;
@@ -205,7 +206,7 @@ int ga_zipw_finish(ga_zipw *w) {
     cd_size += 46 + nl + xl;
   }
   uint64_t here = cd_off + cd_size;
-  int z64 = w->n >= 0xffff || cd_off >= LIM32 || cd_size >= LIM32;
+  int z64 = w->force_zip64 || w->n >= 0xffff || cd_off >= LIM32 || cd_size >= LIM32;
   if (z64) {
     unsigned char r[56 + 20];
     memset(r, 0, sizeof r);
