@@ -233,7 +233,7 @@ for name, f in pairs(core.host) do host[name] = f; ga[name] = core[name] end
 -- core.host above); kernel and raw: the user kernels (GPU only); construct
 -- (after ufuncs): ga.copy, the creation function, over the COPY row.
 for _, part in ipairs { "ufuncs", "shape", "index", "indexing", "join", "sort", "scan", "reduce", "kernel", "raw",
-                        "random", "numeric", "construct" } do
+                        "random", "numeric", "construct", "files" } do
   local p = require("gpuarray." .. part)
   for k, f in pairs(p.ga) do ga[k] = f end
   for k, f in pairs(p.host) do host[k] = f end
@@ -651,7 +651,8 @@ local kinds = { bool = "b", int8 = "i", int16 = "i", int32 = "i", int64 = "i",
 -- print(tostring(ga.array({1, 2}, "int32")))   --> array([1, 2], dtype=int32)
 -- print(ga.arange(2000))              --> array([   0,    1,    2, ..., 1997, 1998, 1999], shape=(2000,))
 local function repr(x)
-  local t = core.repr_table(x)   -- nil only for a freed array
+  local po = format.get_printoptions()   -- ga.set_printoptions
+  local t = core.repr_table(x, po.threshold, po.edgeitems)   -- nil only for a freed array
   if t == nil then return "<freed gpuarray.ndarray>" end
   return format.repr(t, { dtype = x.dtype, shape = x.shape, kind = kinds[x.dtype] })
 end

@@ -51,6 +51,7 @@ static const struct {
   {"curand", lga_open_curand},
   {"ledger", lga_open_ledger},
   {"ranges", lga_open_ranges},
+  {"files", lga_open_files},
   {"testhooks", lga_open_testhooks},
 };
 
