@@ -106,6 +106,10 @@ test-host-c: | $(BUILD)/obj
 	  -fno-omit-frame-pointer -Wall -Wextra -Isrc spec/c/test_host.c $(wildcard src/host/ga_host_*.c) src/base/ga_sort_key.c src/base/ga_pool.c \
 	  src/base/ga_dtype.c src/base/ga_ops.c src/base/ga_error.c $(BLAS_LIBS) -lm -o $(BUILD)/test_host
 	$(BUILD)/test_host
+	$(CC) -std=gnu99 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+	  -Wall -Wextra -Isrc spec/c/test_fft.c src/host/ga_host_fft.c src/base/ga_error.c src/base/ga_dtype.c \
+	  -lm -pthread -o $(BUILD)/test_fft
+	$(BUILD)/test_fft
 
 # The whole busted suite against a module built with AddressSanitizer and
 # UBSan (host backend; the CUDA runtime's own allocations are not checked

@@ -375,4 +375,42 @@ section({ "host_rand_f32_Mvals", "host_randn_f32_Mvals" }, function()
   put("host_randn_f32_Mvals", n / (clock() - t) / 1e6)
 end)
 
+-- FFT (cuFFT), as cupy_reference.py: each timed call makes (and frees) its
+-- result; host_fft_c128_2p20_ms is our host FFT (one core) on 2^20 complex128
+section({ "fft_c64_2p24_ms", "rfft_f32_2p24_ms", "fft2_c64_4096_ms", "fft_batched_c64_16384x1024_ms",
+          "fft_axis0_c64_4096_ms", "fft_prime_c64_1000003_ms", "overhead_fft1024_us",
+          "host_fft_c128_2p20_ms" }, function()
+  local fft = ga.fft
+  local function cplx(shape)
+    local z = ga.random.random(shape):astype("complex64")
+    z.imag[ga.ellipsis] = ga.random.random(shape, "float32")
+    return z
+  end
+  local function timed(f, reps) return gpu_ms(function() local r = f(); r:free() end, reps) end
+  local n24 = QUICK and 1 << 16 or 1 << 24
+  local z = cplx(n24)
+  put("fft_c64_2p24_ms", timed(function() return fft.fft(z) end))
+  z:free()
+  local r = ga.random.random(n24, "float32")
+  put("rfft_f32_2p24_ms", timed(function() return fft.rfft(r) end))
+  r:free()
+  local m = QUICK and 256 or 4096
+  local z2 = cplx({ m, m })
+  put("fft2_c64_4096_ms", timed(function() return fft.fft2(z2) end))
+  local zb = z2:reshape({ m * 4, m // 4 })
+  put("fft_batched_c64_16384x1024_ms", timed(function() return fft.fft(zb, nil, -1) end))
+  put("fft_axis0_c64_4096_ms", timed(function() return fft.fft(z2, nil, 1) end))
+  local np = QUICK and 10007 or 1000003
+  local zp = z2:ravel()[{ { 1, np } }]:copy()
+  put("fft_prime_c64_1000003_ms", timed(function() return fft.fft(zp) end))
+  local zs = z2[{ 1, { 1, 1024 < m and 1024 or m } }]:copy()
+  put("overhead_fft1024_us", wall_us(function() return fft.fft(zs) end, 5000))
+  z2:free(); zp:free(); zs:free()
+  local h = ga.host.random.random(QUICK and 1 << 12 or 1 << 20):astype("complex128")
+  ga.host.fft.fft(h)   -- the plan
+  local t = clock()
+  for _ = 1, 3 do ga.host.fft.fft(h):free() end
+  put("host_fft_c128_2p20_ms", (clock() - t) / 3 * 1e3)
+end)
+
 emit()

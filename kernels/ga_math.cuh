@@ -431,6 +431,10 @@ template <typename T> GAM_D T gam_sinc(T x) {
 }
 GAM_D float ga_sinc(float x) { return gam_sinc(x); }
 GAM_D double ga_sinc(double x) { return gam_sinc(x); }
+// NumPy's i0 (modified Bessel function of the first kind, order 0):
+// CUDA's own, but NaN at +-inf as NumPy's (and the host's)
+GAM_D float ga_i0(float x) { return ga_isinf(x) ? __int_as_float(0x7fc00000) : cyl_bessel_i0f(x); }
+GAM_D double ga_i0(double x) { return ga_isinf(x) ? __longlong_as_double(0x7ff8000000000000LL) : cyl_bessel_i0(x); }
 // Exponent clamped: any |n| > 3000 already over/underflows every finite x.
 GAM_D float ga_ldexp(float x, long long n) { return ldexpf(x, (int)(n > 3000 ? 3000 : n < -3000 ? -3000 : n)); }
 GAM_D double ga_ldexp(double x, long long n) { return ldexp(x, (int)(n > 3000 ? 3000 : n < -3000 ? -3000 : n)); }

@@ -274,7 +274,13 @@ local function required_names()
   for k, v in pairs(ga.random._Curand) do
     if type(v) == "function" and not k:match("^_") then add("CurandBitGenerator:" .. k) end
   end
-  for _, m in ipairs { "testing", "profiler" } do
+  for k, v in pairs(ga.fft.config) do
+    if type(v) == "function" and not k:match("^_") then add("ga.fft.config." .. k) end
+  end
+  for k, v in pairs(ga.fft.config._PlanCache) do
+    if type(v) == "function" and not k:match("^_") then add("PlanCache:" .. k) end
+  end
+  for _, m in ipairs { "testing", "profiler", "fft" } do
     for k, v in pairs(ga[m]) do
       if type(v) == "function" then add("ga." .. m .. "." .. k) end
     end
@@ -318,6 +324,8 @@ local function exists(name)
     return ga.random._Generator[key] ~= nil
   elseif kind == "CurandBitGenerator" then
     return rawget(ga.random._Curand, key) ~= nil
+  elseif kind == "PlanCache" then
+    return ga.fft.config._PlanCache[key] ~= nil
   elseif kind == "format" then
     return (require "gpuarray.format")[key] ~= nil
   end

@@ -54,7 +54,7 @@ local ROWS = {
   arccosh = { T }, arctanh = { T }, deg2rad = { 1 }, rad2deg = { 1 }, rint = { 0 }, floor = { 0 },
   ceil = { 0 }, trunc = { 0 }, clip = { 0 }, maximum = { 0 }, minimum = { 0 }, fmax = { 0 },
   fmin = { 0 }, copysign = { 0 }, nextafter = { 0 }, spacing = { 0 }, ldexp = { 0, ti = true }, frexp = { 0 },
-  signbit = { 0 }, heaviside = { 0 }, gcd = { 0 }, lcm = { 0 }, sinc = { T }, _round = { 1, ti = true },
+  signbit = { 0 }, heaviside = { 0 }, gcd = { 0 }, lcm = { 0 }, sinc = { T }, i0 = { T }, _round = { 1, ti = true },
   conjugate = { 0 }, _angle = { T }, isreal = { 0 }, iscomplex = { 0 }, isfinite = { 0 }, isinf = { 0 },
   isnan = { 0 }, logical_and = { 0 }, logical_or = { 0 }, logical_xor = { 0 }, logical_not = { 0 },
   greater = { 0 }, greater_equal = { 0 }, less = { 0 }, less_equal = { 0 }, equal = { 0 },

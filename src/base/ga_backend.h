@@ -42,6 +42,12 @@ typedef struct ga_backend {
    * push returns 1 when a range was pushed; NULL on the host */
   int (*range_push)(const char *name);
   void (*range_pop)(void);
+  /* batched 1-D FFTs along one axis; *scaled = 1 when the backend applied
+   * c->scale, 0 when the core is to multiply the output by it */
+  int (*fft)(const ga_fft_call *c, int *scaled);
+  /* the device's FFT plan cache: op GA_FFTC_* with value (a size or a
+   * byte count), then *info as it stands */
+  int (*fft_cache)(int dev, int op, int64_t value, ga_fft_cache_info *info);
 
   /* ---- RawKernel / RawModule (base/ga_raw.h): user CUDA C++ loaded and
    * launched as given; NULL on the host ---- */

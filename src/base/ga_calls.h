@@ -353,4 +353,37 @@ typedef struct ga_curand_call {
   void *stream;
 } ga_curand_call;
 
+/* ---- FFT (core/ga_fft.c): batched 1-D transforms along one axis ---- */
+enum { GA_FFT_C2C, GA_FFT_R2C, GA_FFT_C2R };
+typedef struct ga_fft_call {
+  int kind;                /* GA_FFT_*: complex->complex, real->complex (n/2+1 out),
+                              complex (n/2+1 in)->real */
+  int inverse;             /* C2C: sign +1 (unnormalised inverse); C2R is always inverse */
+  int dtype_in, dtype_out; /* float32/complex64 or float64/complex128, one precision */
+  int64_t n;               /* the transform's length, >= 1 */
+  const char *in;          /* element 0 of the first transform's input */
+  char *out;
+  int64_t in_len, out_len; /* elements along the axis: n or n/2+1 by kind */
+  int64_t istride, ostride;/* bytes between neighbours along the axis (istride may be
+                              anything; ostride > 0) */
+  int bndim;               /* batch axes (collapsed, C order, >= 1) */
+  int64_t bshape[GA_MAXDIM], bistr[GA_MAXDIM], bostr[GA_MAXDIM];
+  int64_t batch;           /* product of bshape, > 0 */
+  double scale;            /* every output value is to be multiplied by it: by the
+                              backend (the slot sets *scaled), else by the core */
+  int in_writable;         /* the input is a private copy the backend may overwrite */
+  int device;
+  void *stream;
+} ga_fft_call;
+
+/* The plan cache of a device (ga.fft.config): what fft_cache reports and
+ * the operations it takes. */
+enum { GA_FFTC_GET, GA_FFTC_SET_SIZE, GA_FFTC_SET_MEMSIZE, GA_FFTC_CLEAR };
+typedef struct ga_fft_cache_info {
+  int64_t size, max_size;        /* plans held; limit (-1: none, 0: caching off) */
+  int64_t memsize, max_memsize;  /* bytes held by plans (work areas, twiddles); limit (-1: none) */
+  int64_t hits, misses;          /* look-ups since the process started */
+  int64_t created;               /* plans made */
+} ga_fft_cache_info;
+
 #endif

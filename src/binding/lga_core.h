@@ -97,7 +97,8 @@ void lga_open_index(lua_State *L);      /* ga.newaxis, ga.ellipsis */
 void lga_open_advindex(lua_State *L);   /* __advget/__advset, take put compress add_at (lga_advindex.c) */
 void lga_open_scan(lua_State *L);       /* cumsum ... nonzero argwhere flatnonzero (lga_scan.c) */
 void lga_open_random(lua_State *L);     /* core._random_fill (lga_random.c) */
-void lga_open_curand(lua_State *L);     /* core._curand_new: cuRAND generators (lga_curand.c) */
+void lga_open_curand(lua_State *L);
+void lga_open_fft(lua_State *L);        /* core._fft, core._fft_cache (lga_fft.c) */     /* core._curand_new: cuRAND generators (lga_curand.c) */
 void lga_open_sort(lua_State *L);       /* core._sort, _sort_host, _sort_methods (lga_sort.c) */
 void lga_open_reduce(lua_State *L);      /* core._reduce, _reduce_host: the reduction rows (lga_reduce.c) */
 void lga_open_ranges(lua_State *L);       /* core._range_push/_range_pop: NVTX ranges (lga_ranges.c) */

@@ -52,6 +52,7 @@ static const struct {
   {"ledger", lga_open_ledger},
   {"ranges", lga_open_ranges},
   {"files", lga_open_files},
+  {"fft", lga_open_fft},
   {"testhooks", lga_open_testhooks},
 };
 

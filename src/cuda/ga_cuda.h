@@ -62,6 +62,9 @@ int ga_cuda_flush(int dev);
 /* BLAS */
 int ga_cuda_matmul(const ga_array *a, const ga_array *b, ga_array *out, void *stream);
 int ga_cuda_rand(const ga_rand_call *c);
+/* FFT on cuFFT (cuda/ga_cuda_fft.c): the fft slot and its plan cache's */
+int ga_cuda_fft(const ga_fft_call *c, int *scaled);
+int ga_cuda_fft_cache(int dev, int op, int64_t value, ga_fft_cache_info *info);
 char *ga_cuda_rand_source(const ga_rand_call *c);
 int ga_cuda_curand_open(int dev, int kind, uint64_t seed, uint64_t offset, void **gen);
 int ga_cuda_curand_draw(const ga_curand_call *c);

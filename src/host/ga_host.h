@@ -24,6 +24,9 @@ ga_host_loop_fn ga_host_loop_mixed(const ga_op *op, int first);
  * of the same dtype; a, b may have any strides. */
 int ga_host_matmul(const ga_array *a, const ga_array *b, ga_array *out);
 int ga_host_rand(const ga_rand_call *c);
+/* FFT (host/ga_host_fft.c): the fft slot and its plan cache's */
+int ga_host_fft(const ga_fft_call *c, int *scaled);
+int ga_host_fft_cache(int dev, int op, int64_t value, ga_fft_cache_info *info);
 
 /* Aligned host memory when no GPU is present (pinned memory comes from the
  * CUDA backend otherwise). */

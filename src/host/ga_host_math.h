@@ -337,6 +337,37 @@ static inline double ga_spacing_f64(double a, int size) {
   return ga_nextafter_f64(a, !(a < 0) ? INFINITY : -INFINITY, size) - a;
 }
 
+/* The modified Bessel function of the first kind, order 0 (NumPy's i0):
+ * the power series sum (x^2/4)^k / (k!)^2 (positive terms, no
+ * cancellation) up to |x| = 30, above it the asymptotic series
+ * e^x / sqrt(2 pi x) sum ((2k-1)!!)^2 / (k! (8x)^k), with e^x split in two
+ * halves so that it overflows only where i0 does; float in double.  As
+ * NumPy's (exp(x) * chbevl(32/x - 2) / sqrt(x)), +-inf gives NaN. */
+static inline double ga_i0_f64(double a) {
+  double x = fabs(a);
+  if (isnan(x)) return a;
+  if (x <= 30) {
+    double q = x * x / 4, t = 1, s = 1;
+    for (int k = 1; k < 200 && t > s * 1e-17; k++) {
+      t *= q / ((double)k * (double)k);
+      s += t;
+    }
+    return s;
+  }
+  if (isinf(x)) return NAN;
+  if (x > 720) return INFINITY;   /* i0 overflows past 713.98 */
+  double t = 1, s = 1;
+  for (int k = 1; k < 40; k++) {
+    double nt = t * (2.0 * k - 1) * (2.0 * k - 1) / ((double)k * 8 * x);
+    if (nt < s * 1e-17 || nt > t) break;
+    t = nt;
+    s += t;
+  }
+  double h = exp(x / 2);
+  return h * (h / sqrt(2 * GA_PI * x) * s);
+}
+static inline float ga_i0_f32(float a) { return (float)ga_i0_f64((double)a); }
+
 /* int64 against uint64, exactly: a negative int64 is below every uint64 */
 static inline bool ga_lt_i64u64(int64_t a, uint64_t b) { return a < 0 || (uint64_t)a < b; }
 static inline bool ga_le_i64u64(int64_t a, uint64_t b) { return a < 0 || (uint64_t)a <= b; }
@@ -518,6 +549,7 @@ GA_FOR_C(GA_DEF_C)
 #define ga_heaviside(a, b) GA_GEN(a, GA__F(ga_heaviside))(a, b)
 #define ga_nextafter(a, b, size) GA_GEN(a, GA__F(ga_nextafter))(a, b, size)
 #define ga_spacing(a, size) GA_GEN(a, GA__F(ga_spacing))(a, size)
+#define ga_i0(a) GA_GEN(a, GA__F(ga_i0))(a)
 #define ga_ldexp(a, n) GA_GEN(a, GA__F(ga_ldexp))(a, n)
 #define ga_frexp(a, e) GA_GEN(a, GA__F(ga_frexp))(a, e)
 #define ga_modf(a, ip) GA_GEN(a, GA__F(ga_modf))(a, ip)
