@@ -13,6 +13,7 @@ describe("Lua traps", function()
     E(function() return ga.random.randm end, "ga.random.randm: ga.random has no", "did you mean ga.random.rand?")
     E(function() return ga.host.linspac end, "ga.host.linspac", "did you mean ga.host.linspace?")
     E(function() return ga.linalg.nrm end, "ga.linalg.nrm", "ga.linalg.norm")
+    E(function() return ga.fft.rfftt end, "ga.fft.rfftt: ga.fft has no", "did you mean ga.fft.rfft")
     E(function() return ga.testing.assert_allclos end, "ga.testing.assert_allclos",
       "did you mean ga.testing.assert_allclose?")
     local msg = E(function() return ga.qq end, "ga.qq")

@@ -836,7 +836,7 @@ local function strict(t, name)
 end
 strict(ga, "ga")
 strict(host, "ga.host")
-for _, sub in ipairs { "random", "linalg" } do
+for _, sub in ipairs { "random", "linalg", "fft" } do
   strict(ga[sub], "ga." .. sub)
   strict(host[sub], "ga.host." .. sub)
 end
