@@ -247,22 +247,11 @@ int ga_cuda_fft(const ga_fft_call *c, int *scaled) {
   int dbl = (cin ? c->dtype_in : c->dtype_out) == GA_COMPLEX128;
   int64_t isz = GA_ITEMSIZE(c->dtype_in), osz = GA_ITEMSIZE(c->dtype_out);
 
-  /* the batch axis the plan covers: the longest (rows of a 2-d copy for n =
-   * 1).  cuFFT refuses (at exec) real<->complex batches that interleave
-   * with the signal (a batch distance inside the signal's extent): for
-   * those kinds only an axis whose signals lie apart qualifies, and with
-   * none the plan takes one signal and the loop does the rest. */
-  int pd = -1;
-  int64_t in_len = c->kind == GA_FFT_C2R ? c->n / 2 + 1 : c->n, out_len = c->kind == GA_FFT_R2C ? c->n / 2 + 1 : c->n;
-  for (int d = 0; d < c->bndim; d++) {
-    int apart = c->kind == GA_FFT_C2C || c->n == 1 || c->bshape[d] == 1 ||
-                (c->bistr[d] >= in_len * c->istride && c->bostr[d] >= out_len * c->ostride);
-    if (apart && (pd < 0 || c->bshape[d] > c->bshape[pd])) pd = d;
-  }
-  int single = pd < 0;   /* the plan transforms one signal per exec */
-  if (single) pd = 0;
-  int64_t bistr = !single && c->bshape[pd] > 1 ? c->bistr[pd] : 0;
-  int64_t bostr = !single && c->bshape[pd] > 1 ? c->bostr[pd] : 0;
+  /* the batch axis the plan covers: the longest (rows of a 2-d copy for n = 1) */
+  int pd = 0;
+  for (int d = 1; d < c->bndim; d++)
+    if (c->bshape[d] > c->bshape[pd]) pd = d;
+  int64_t bistr = c->bshape[pd] > 1 ? c->bistr[pd] : 0, bostr = c->bshape[pd] > 1 ? c->bostr[pd] : 0;
   if (c->n > 1) {
     if (c->istride % isz || c->ostride % osz || bistr % isz || bostr % osz || c->istride < 0 || bistr < 0 ||
         c->ostride <= 0 || bostr < 0)
@@ -276,7 +265,7 @@ int ga_cuda_fft(const ga_fft_call *c, int *scaled) {
     k.kind = c->kind, k.dbl = dbl, k.n = c->n;
     k.istride = c->istride / isz, k.ostride = c->ostride / osz;
     k.idist = bistr / isz, k.odist = bostr / osz;
-    k.batch = single ? 1 : c->bshape[pd];
+    k.batch = c->bshape[pd];
     k.stream = c->stream;
     pthread_once(&once, init);
     pthread_mutex_lock(&locks[dev]);
@@ -304,7 +293,7 @@ int ga_cuda_fft(const ga_fft_call *c, int *scaled) {
   }
 
   /* every index of the other batch axes */
-  int64_t idx[GA_MAXDIM] = {0}, outer = single ? c->batch : c->batch / (c->bshape[pd] ? c->bshape[pd] : 1);
+  int64_t idx[GA_MAXDIM] = {0}, outer = c->batch / (c->bshape[pd] ? c->bshape[pd] : 1);
   const char *in = c->in;
   char *out = c->out;
   for (int64_t b = 0; b < outer && !rc; b++) {
@@ -328,7 +317,7 @@ int ga_cuda_fft(const ga_fft_call *c, int *scaled) {
       if (r != CUFFT_SUCCESS) rc = fft_error(r, "cufftExec");
     }
     for (int d = c->bndim - 1; d >= 0; d--) {   /* next index, skipping the planned axis */
-      if (d == pd && !single) continue;
+      if (d == pd) continue;
       in += c->bistr[d];
       out += c->bostr[d];
       if (++idx[d] < c->bshape[d]) break;
