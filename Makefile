@@ -17,10 +17,10 @@ BUSTED      ?= $(shell command -v busted 2>/dev/null || echo /usr/bin/busted)
 BUILD       ?= build
 
 CUDA_LIBDIR := $(CUDA_DIR)/lib64
-GA_CFLAGS := -std=gnu99 -fPIC -fvisibility=hidden -fwrapv -Wall -Wextra -pthread \
+GA_CFLAGS := -std=gnu99 -fPIC -fvisibility=hidden -fwrapv -ffp-contract=off -Wall -Wextra -pthread \
              -I$(LUA_INCDIR) -I$(CUDA_DIR)/include -Isrc -I$(BUILD)
 GA_LIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -Wl,-z,nodelete \
-           -lcudart -lnvrtc -lcublas -lcurand -lcufft $(BLAS_LIBS) -lm -pthread
+           -lcudart -lnvrtc -lcublas -lcurand -lcufft $(BLAS_LIBS) -lz -lm -pthread
 
 # -z nodelete: the module keeps process-wide state (pools, kernel caches,
 # per-thread caches with exit destructors, CUDA handles), so lua_close must
@@ -32,7 +32,7 @@ KERNELS := $(sort $(wildcard kernels/*.cuh kernels/*.cu))
 LUAFILES := $(wildcard lua/gpuarray/*.lua)
 MODULE := $(BUILD)/gpuarray/core.so
 
-.PHONY: all deps test test-asan test-embed test-host test-c test-host-c demo install clean lint fuzz
+.PHONY: all deps test test-asan test-embed test-host test-c test-host-c demo install clean lint fuzz bench crossover fuzz-files
 
 all: $(MODULE)
 
@@ -73,7 +73,9 @@ test: deps
 	 [ $$specs -eq 0 ] && [ $$c -eq 0 ]
 
 # C unit tests of the pieces that need no Lua (caching allocator, kernel
-# disk cache, host backend), under AddressSanitizer and UBSan.
+# disk cache, the random draws' float32 log and sin/cos, .npy header and zip
+# archives, the chunked device I/O over a model stream, host backend), under
+# AddressSanitizer and UBSan.
 test-c: test-host-c | $(BUILD)/obj
 	$(CC) -std=gnu99 -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
 	  -Wall -Wextra -Isrc spec/c/test_pool.c src/base/ga_pool.c -o $(BUILD)/test_pool -pthread
@@ -81,6 +83,17 @@ test-c: test-host-c | $(BUILD)/obj
 	$(CC) -std=gnu99 -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
 	  -Wall -Wextra -Isrc spec/c/test_diskcache.c src/base/ga_diskcache.c -o $(BUILD)/test_diskcache -pthread
 	$(BUILD)/test_diskcache
+	$(CC) -std=gnu99 -g -O1 -ffp-contract=off -fsanitize=address,undefined -fno-sanitize-recover=all \
+	  -fno-omit-frame-pointer -Wall -Wextra spec/c/test_rng_poly.c -o $(BUILD)/test_rng_poly -lm
+	$(BUILD)/test_rng_poly
+	$(CC) -std=gnu99 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+	  -Wall -Wextra -Isrc spec/c/test_files.c src/base/ga_npy.c src/base/ga_zip_read.c src/base/ga_zip_write.c \
+	  src/base/ga_dtype.c src/base/ga_error.c -lz -lm -o $(BUILD)/test_files
+	$(BUILD)/test_files $(BUILD)
+	$(CC) -std=gnu99 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+	  -Wall -Wextra -Isrc spec/c/test_chunkio.c src/core/ga_chunkio.c src/base/ga_npy.c src/base/ga_dtype.c \
+	  src/base/ga_error.c -lm -o $(BUILD)/test_chunkio
+	$(BUILD)/test_chunkio
 
 # Several lua_States on several threads, each using the module.
 test-embed: $(MODULE)
@@ -140,6 +153,42 @@ fuzz: deps
 	   FUZZ_SECONDS="$(FUZZ_SECONDS)" SEED="$(SEED)" FUZZ_SKIP="$(FUZZ_SKIP)" \
 	   FUZZ_ONLY="$(FUZZ_ONLY)" FUZZ_CASE="$(FUZZ_CASE)" FUZZ_LOG=build-asan/fuzz.log \
 	   sh tools/fuzz/run.sh $$interp
+	@$(MAKE) --no-print-directory fuzz-files
+
+# The file formats' parsers under libFuzzer (tools/fuzz/fuzz_npy_header.c,
+# fuzz_zip_read.c), FUZZ_FILES_SECONDS each, seeded with the NumPy-written
+# files of spec/data/npy.  Where clang's libFuzzer cannot build a harness
+# (none installed, or clang < 15 without _Float16), gcc with ASan+UBSan and
+# a random-mutation driver (tools/fuzz/fuzz_standalone.c; SEED replays).
+FUZZ_FILES_SECONDS ?= 20
+FUZZ_npy_header := src/base/ga_npy.c src/base/ga_dtype.c src/base/ga_error.c -lm
+FUZZ_zip_read := src/base/ga_zip_read.c src/base/ga_error.c -lz
+fuzz-files: | $(BUILD)/obj
+	@for h in npy_header zip_read; do \
+	  case $$h in npy_header) src="$(FUZZ_npy_header)"; seeds="spec/data/npy/*.npy";; \
+	              *) src="$(FUZZ_zip_read)"; seeds="spec/data/npy/*.npz";; esac; \
+	  if clang -std=gnu99 -g -O1 -fsanitize=fuzzer,address,undefined -Isrc tools/fuzz/fuzz_$$h.c $$src \
+	       -o $(BUILD)/fuzz_$$h >/dev/null 2>&1; then \
+	    rm -rf $(BUILD)/corpus_$$h && mkdir -p $(BUILD)/corpus_$$h && cp $$seeds $(BUILD)/corpus_$$h/ && \
+	    echo "fuzz-files: $$h under libFuzzer for $(FUZZ_FILES_SECONDS) s" && \
+	    $(BUILD)/fuzz_$$h -max_total_time=$(FUZZ_FILES_SECONDS) -rss_limit_mb=2048 -print_final_stats=0 \
+	      $(BUILD)/corpus_$$h 2>$(BUILD)/fuzz_$$h.log || { tail -50 $(BUILD)/fuzz_$$h.log; exit 1; }; \
+	  else \
+	    $(CC) -std=gnu99 -g -O1 -Wall -Wextra -fsanitize=address,undefined -fno-sanitize-recover=all \
+	      -fno-omit-frame-pointer -Isrc tools/fuzz/fuzz_standalone.c tools/fuzz/fuzz_$$h.c $$src \
+	      -o $(BUILD)/fuzz_$$h || exit 1; \
+	    echo "fuzz-files: $$h with the standalone driver (no libFuzzer)"; \
+	    FUZZ_SECONDS=$(FUZZ_FILES_SECONDS) SEED="$(SEED)" $(BUILD)/fuzz_$$h $$seeds || exit 1; \
+	  fi; \
+	done
+
+# bench/run.lua's JSON (compare with ../shared/bench/cupy_reference.py on
+# the same machine); crossover: the CPU-vs-GPU sizes and crossover.svg
+bench: all
+	LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="$(BUILD)/?.so;;" $(LUA) bench/run.lua
+
+crossover: all
+	LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="$(BUILD)/?.so;;" $(LUA) bench/crossover.lua
 
 demo: deps
 	@$(MAKE) --no-print-directory all

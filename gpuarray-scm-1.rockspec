@@ -27,10 +27,15 @@ dependencies = {
 
 -- The CUDA toolkit (nvcc is not needed): pass CUDA_DIR=/usr/local/cuda.
 -- OpenBLAS (Debian: libopenblas-dev) must be where the linker finds it.
+-- zlib (Debian: zlib1g-dev) deflates and inflates .npz members.
 external_dependencies = {
   CUDA = {
     header = "cuda_runtime_api.h",
     library = "cudart",
+  },
+  ZLIB = {
+    header = "zlib.h",
+    library = "z",
   },
 }
 

@@ -341,6 +341,29 @@ section({ "randn_f32_GBps", "rand_f32_GBps", "randn_f64_GBps", "rng_normal_f32_G
   put("rng_normal_f32_GBps", GB / timed(function() return rnd.default_rng(0):standard_normal(N, "float32") end) * 1e3)
   put("randint_i64_GBps", N * 8 / 1e9 / timed(function() return rnd.randint(0, 1000, N, "int64") end, 3) * 1e3)
 end)
+-- .npy files as cupy_reference.py: 2^26 float32 (256 MiB) saved from the
+-- device and loaded back to it, the best of 3 wall-clock times each, in
+-- the same temporary directory (the same file system as CuPy's tempfile).
+section({ "npy_save_GBps", "npy_load_GBps" }, function()
+  local v = ga.random.random(QUICK and 1 << 16 or 1 << 26, "float32")
+  local path = os.tmpname() .. ".npy"
+  local function best(f)
+    local b = math.huge
+    for _ = 1, 3 do
+      sync()
+      local t = clock()
+      f()
+      sync()
+      b = math.min(b, clock() - t)
+    end
+    return b
+  end
+  put("npy_save_GBps", v.nbytes / 1e9 / best(function() ga.save(path, v) end))
+  put("npy_load_GBps", v.nbytes / 1e9 / best(function() ga.load(path):free() end))
+  os.remove(path)
+  os.remove((path:gsub("%.npy$", "")))
+  v:free()
+end)
 -- the host generator (one core): float32 uniforms and normals per second
 section({ "host_rand_f32_Mvals", "host_randn_f32_Mvals" }, function()
   local n = QUICK and 1 << 16 or 1 << 24

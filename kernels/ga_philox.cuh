@@ -70,17 +70,130 @@ GA_RNG_FN ga_rng_u64 ga_rng_bits53(ga_rng_u32 w0, ga_rng_u32 w1) {
 GA_RNG_FN float ga_rng_u01f(ga_rng_u32 w) { return (float)ga_rng_bits24(w) * GA_RNG_2M24; }
 GA_RNG_FN double ga_rng_u01d(ga_rng_u32 w0, ga_rng_u32 w1) { return (double)ga_rng_bits53(w0, w1) * GA_RNG_2M53; }
 
-// ---- the transcendental functions: CUDA's on the GPU; on the host the
-// float ones are computed in double and rounded once (so the two differ by
-// CUDA's 1 ulp per function; 3 ulp measured on a normal), sin/cos of
-// pi*x reduced exactly first ----
+// ---- IEEE operations in a fixed order: written as calls so that neither
+// NVRTC (which fuses a*b+c by default) nor the C compiler contracts them,
+// and the host computes the GPU's bits ----
 #ifdef __CUDACC__
-GA_RNG_FN float ga_rng_logf(float x) { return logf(x); }
+#define GA_RNG_FMAF(a, b, c) __fmaf_rn(a, b, c)
+#define GA_RNG_MULF(a, b) __fmul_rn(a, b)
+#define GA_RNG_FMA(a, b, c) __fma_rn(a, b, c)
+#define GA_RNG_MUL(a, b) __dmul_rn(a, b)
+#define GA_RNG_ADD(a, b) __dadd_rn(a, b)
+#define GA_RNG_DIV(a, b) __ddiv_rn(a, b)
+#define GA_RNG_SQRTF(x) __fsqrt_rn(x)
+#define GA_RNG_SQRT(x) __dsqrt_rn(x)
+GA_RNG_FN ga_rng_u32 ga_rng_fbits(float x) { return __float_as_uint(x); }
+GA_RNG_FN float ga_rng_bitsf(ga_rng_u32 u) { return __uint_as_float(u); }
+GA_RNG_FN ga_rng_u64 ga_rng_dbits(double x) { return (ga_rng_u64)__double_as_longlong(x); }
+GA_RNG_FN double ga_rng_bitsd(ga_rng_u64 u) { return __longlong_as_double((long long)u); }
+#else
+#define GA_RNG_FMAF(a, b, c) fmaf(a, b, c)
+#define GA_RNG_MULF(a, b) ((float)(a) * (float)(b))
+#define GA_RNG_FMA(a, b, c) fma(a, b, c)
+#define GA_RNG_MUL(a, b) ((double)(a) * (double)(b))
+#define GA_RNG_ADD(a, b) ((double)(a) + (double)(b))
+#define GA_RNG_DIV(a, b) ((double)(a) / (double)(b))
+#define GA_RNG_SQRTF(x) sqrtf(x)
+#define GA_RNG_SQRT(x) sqrt(x)
+GA_RNG_FN ga_rng_u32 ga_rng_fbits(float x) { union { float f; ga_rng_u32 u; } v; v.f = x; return v.u; }
+GA_RNG_FN float ga_rng_bitsf(ga_rng_u32 u) { union { float f; ga_rng_u32 u; } v; v.u = u; return v.f; }
+GA_RNG_FN ga_rng_u64 ga_rng_dbits(double x) { union { double f; ga_rng_u64 u; } v; v.f = x; return v.u; }
+GA_RNG_FN double ga_rng_bitsd(ga_rng_u64 u) { union { double f; ga_rng_u64 u; } v; v.u = u; return v.f; }
+#endif
+
+// ---- float32 log and sin/cos of our own (polynomials from
+// tools/fit_rng_poly.py; spec/c checks them against libm over every
+// input): one IEEE operation at a time, so host and GPU agree bit for bit,
+// and about half the instructions of CUDA's general logf/sincospif, which
+// handle arguments these draws never make. ----
+// log(j * 2^-24) for j in [1, 2^24]: j = m 2^e with m in [2/3, 4/3)
+GA_RNG_FN float ga_rng_log24(ga_rng_u32 j) {
+  ga_rng_u32 b = ga_rng_fbits((float)j);
+  int e = (int)(b - 0x3f2aaaabu) >> 23;
+  float t = ga_rng_bitsf(b - ((ga_rng_u32)e << 23)) - 1.0f;   // exact
+  float q = GA_RNG_FMAF(t, -1.294883639e-01f, 1.400476545e-01f);
+  q = GA_RNG_FMAF(t, q, -1.216718480e-01f);
+  q = GA_RNG_FMAF(t, q, 1.400115937e-01f);
+  q = GA_RNG_FMAF(t, q, -1.668230295e-01f);
+  q = GA_RNG_FMAF(t, q, 2.001074702e-01f);
+  q = GA_RNG_FMAF(t, q, -2.499971688e-01f);
+  q = GA_RNG_FMAF(t, q, 3.333320916e-01f);
+  q = GA_RNG_FMAF(t, q, -0.5f);
+  float l = GA_RNG_FMAF(GA_RNG_MULF(t, t), q, t);          // log1p(t)
+  return GA_RNG_FMAF((float)(e - 24), 0.693147182f, l);
+}
+
+// sin and cos of 2 pi j / 2^24 for j in [0, 2^24): j = q 2^22 + y 2^24
+// exactly, q a quadrant, |y| <= 1/8 of a turn
+GA_RNG_FN void ga_rng_sincos24(ga_rng_u32 j, float *s, float *c) {
+  ga_rng_u32 q = (j + 0x200000u) >> 22;
+  float y = GA_RNG_MULF((float)(int)(j - (q << 22)), 5.9604644775390625e-8f), z = GA_RNG_MULF(y, y);
+  float ps = GA_RNG_FMAF(z, -7.539356232e+01f, 8.159235382e+01f);
+  ps = GA_RNG_FMAF(z, ps, -4.134166336e+01f);
+  ps = GA_RNG_FMAF(z, ps, 6.283185482e+00f);
+  float sy = GA_RNG_MULF(y, ps);
+  float pc = GA_RNG_FMAF(z, 5.922924042e+01f, -8.544323730e+01f);
+  pc = GA_RNG_FMAF(z, pc, 6.493932343e+01f);
+  pc = GA_RNG_FMAF(z, pc, -1.973920822e+01f);
+  float cy = GA_RNG_FMAF(z, pc, 1.0f);
+  // quadrant q: (sin, cos) = (S, C), (C, -S), (-S, -C), (-C, S)
+  ga_rng_u32 sw = q & 1, ns = (q & 2) << 30, nc = ((q + 1) & 2) << 30;
+  *s = ga_rng_bitsf(ga_rng_fbits(sw ? cy : sy) ^ ns);
+  *c = ga_rng_bitsf(ga_rng_fbits(sw ? sy : cy) ^ nc);
+}
+
+// ---- float64 log and sin/cos, the same way (a draw's only arguments:
+// k 2^-53 and 2 pi k 2^-53) ----
+// log(k 2^-53) for k in [1, 2^53]: k = m 2^e, m in [sqrt(1/2), sqrt(2)),
+// then fdlibm's log1p(m - 1) = f - (f^2/2 - s (f^2/2 + R(s^2))), s = f / (2 + f)
+GA_RNG_FN double ga_rng_log53(ga_rng_u64 k) {
+  ga_rng_u64 b = ga_rng_dbits((double)k);
+  long long e = (long long)(b - 0x3fe6a09e667f3bcdull) >> 52;
+  double f = ga_rng_bitsd(b - ((ga_rng_u64)e << 52)) - 1.0;   // exact
+  double s = GA_RNG_DIV(f, GA_RNG_ADD(2.0, f)), z = GA_RNG_MUL(s, s), w = GA_RNG_MUL(z, z);
+  double t1 = GA_RNG_MUL(w, GA_RNG_FMA(w, GA_RNG_FMA(w, 1.531383769920937332e-01, 2.222219843214978396e-01),
+                                       3.999999999940941908e-01));
+  double t2 = GA_RNG_MUL(z, GA_RNG_FMA(w, GA_RNG_FMA(w, GA_RNG_FMA(w, 1.479819860511658591e-01, 1.818357216161805012e-01),
+                                                     2.857142874366239149e-01), 6.666666666666735130e-01));
+  double hfsq = GA_RNG_MUL(GA_RNG_MUL(0.5, f), f), dk = (double)(e - 53);
+  // dk ln2_hi is exact (ln2_hi ends in zeros); ln2_lo carries the rest
+  double lo = GA_RNG_FMA(s, GA_RNG_ADD(hfsq, GA_RNG_ADD(t2, t1)), GA_RNG_MUL(dk, 1.90821492927058770002e-10));
+  return GA_RNG_ADD(GA_RNG_MUL(dk, 6.93147180369123816490e-01), GA_RNG_ADD(f, -GA_RNG_ADD(hfsq, -lo)));
+}
+
+// sin and cos of 2 pi j / 2^53 for j in [0, 2^53): as ga_rng_sincos24, the
+// polynomials Taylor's in y with (2 pi)^n / n! folded in (to n = 17, 18)
+GA_RNG_FN void ga_rng_sincos53(ga_rng_u64 j, double *s, double *c) {
+  ga_rng_u64 q = (j + (1ull << 50)) >> 51;
+  double y = GA_RNG_MUL((double)(long long)(j - (q << 51)), 1.1102230246251565e-16), z = GA_RNG_MUL(y, y);
+  double ps = GA_RNG_FMA(z, 0.10422916220813984, -0.7181223017785006);
+  ps = GA_RNG_FMA(z, ps, 3.819952584848282);
+  ps = GA_RNG_FMA(z, ps, -15.09464257682299);
+  ps = GA_RNG_FMA(z, ps, 42.058693944897655);
+  ps = GA_RNG_FMA(z, ps, -76.70585975306139);
+  ps = GA_RNG_FMA(z, ps, 81.60524927607506);
+  ps = GA_RNG_FMA(z, ps, -41.34170224039976);
+  double sy = GA_RNG_FMA(GA_RNG_MUL(y, z), ps, GA_RNG_MUL(y, 6.283185307179586));
+  double pc = GA_RNG_FMA(z, -0.03638284114254567, 0.28200596845579123);
+  pc = GA_RNG_FMA(z, pc, -1.714390711088672);
+  pc = GA_RNG_FMA(z, pc, 7.903536371318469);
+  pc = GA_RNG_FMA(z, pc, -26.4262567833744);
+  pc = GA_RNG_FMA(z, pc, 60.24464137187666);
+  pc = GA_RNG_FMA(z, pc, -85.45681720669373);
+  pc = GA_RNG_FMA(z, pc, 64.9393940226683);
+  pc = GA_RNG_FMA(z, pc, -19.739208802178716);
+  double cy = GA_RNG_FMA(z, pc, 1.0);
+  ga_rng_u64 sw = q & 1, ns = (q & 2) << 62, nc = ((q + 1) & 2) << 62;
+  *s = ga_rng_bitsd(ga_rng_dbits(sw ? cy : sy) ^ ns);
+  *c = ga_rng_bitsd(ga_rng_dbits(sw ? sy : cy) ^ nc);
+}
+
+// ---- the rejection draws' float64 functions of any argument: CUDA's on
+// the GPU, libm's on the host (each within an ulp) ----
+#ifdef __CUDACC__
 GA_RNG_FN double ga_rng_log(double x) { return log(x); }
-GA_RNG_FN void ga_rng_sincospif(float x, float *s, float *c) { sincospif(x, s, c); }
 GA_RNG_FN void ga_rng_sincospi(double x, double *s, double *c) { sincospi(x, s, c); }
 #else
-GA_RNG_FN float ga_rng_logf(float x) { return (float)log((double)x); }
 GA_RNG_FN double ga_rng_log(double x) { return log(x); }
 // x in [0, 2): x = q/2 + y exactly, |y| <= 1/4, then a quadrant swap
 GA_RNG_FN void ga_rng_sincospi(double x, double *s, double *c) {
@@ -93,30 +206,21 @@ GA_RNG_FN void ga_rng_sincospi(double x, double *s, double *c) {
   default: *s = -cy; *c = sy; break;
   }
 }
-GA_RNG_FN void ga_rng_sincospif(float x, float *s, float *c) {
-  double sd, cd;
-  ga_rng_sincospi((double)x, &sd, &cd);
-  *s = (float)sd;
-  *c = (float)cd;
-}
 #endif
 
 // ---- standard normals by Box-Muller: (u1 in (0, 1], u2 in [0, 1)) ->
 // r cos(2 pi u2), r sin(2 pi u2), r = sqrt(-2 log u1) ----
 GA_RNG_FN void ga_rng_normf(ga_rng_u32 w0, ga_rng_u32 w1, float *a, float *b) {
-  float u1 = (float)(ga_rng_bits24(w0) + 1) * GA_RNG_2M24, u2 = ga_rng_u01f(w1);
-  float r = sqrtf(-2.0f * ga_rng_logf(u1)), s, c;
-  ga_rng_sincospif(2.0f * u2, &s, &c);
-  *a = r * c;
-  *b = r * s;
+  float r = GA_RNG_SQRTF(-2.0f * ga_rng_log24(ga_rng_bits24(w0) + 1)), s, c;
+  ga_rng_sincos24(ga_rng_bits24(w1), &s, &c);
+  *a = GA_RNG_MULF(r, c);
+  *b = GA_RNG_MULF(r, s);
 }
 GA_RNG_FN void ga_rng_normd(ga_rng_w4 w, double *a, double *b) {
-  double u1 = (double)(ga_rng_bits53(w.w[0], w.w[1]) + 1) * GA_RNG_2M53;
-  double u2 = ga_rng_u01d(w.w[2], w.w[3]);
-  double r = sqrt(-2.0 * ga_rng_log(u1)), s, c;
-  ga_rng_sincospi(2.0 * u2, &s, &c);
-  *a = r * c;
-  *b = r * s;
+  double r = GA_RNG_SQRT(-2.0 * ga_rng_log53(ga_rng_bits53(w.w[0], w.w[1]) + 1)), s, c;
+  ga_rng_sincos53(ga_rng_bits53(w.w[2], w.w[3]), &s, &c);
+  *a = GA_RNG_MUL(r, c);
+  *b = GA_RNG_MUL(r, s);
 }
 
 // ---- integers in [0, range) without bias (Lemire's multiply and reject;
@@ -189,24 +293,24 @@ GA_RNG_FN void ga_rng_floats(int dist, const ga_rng_args *a, ga_rng_w4 w, float 
   if (dist == GA_RNG_NORMAL) {
     ga_rng_normf(w.w[0], w.w[1], &v[0], &v[1]);
     ga_rng_normf(w.w[2], w.w[3], &v[2], &v[3]);
-    for (int j = 0; j < 4; j++) v[j] = p0 + p1 * v[j];
+    for (int j = 0; j < 4; j++) v[j] = GA_RNG_FMAF(p1, v[j], p0);
     return;
   }
-  for (int j = 0; j < 4; j++) {
-    float u = ga_rng_u01f(w.w[j]);
-    v[j] = dist == GA_RNG_EXPONENTIAL ? p1 * -ga_rng_logf(1.0f - u) : p0 + p1 * u;
-  }
+  for (int j = 0; j < 4; j++)   // exponential: log(1 - u) = log((2^24 - bits) 2^-24)
+    v[j] = dist == GA_RNG_EXPONENTIAL ? GA_RNG_MULF(p1, -ga_rng_log24(0x1000000u - ga_rng_bits24(w.w[j])))
+                                      : GA_RNG_FMAF(p1, ga_rng_u01f(w.w[j]), p0);
 }
 
 GA_RNG_FN void ga_rng_doubles(int dist, const ga_rng_args *a, ga_rng_w4 w, double v[2]) {
   if (dist == GA_RNG_NORMAL) {
     ga_rng_normd(w, &v[0], &v[1]);
-    for (int j = 0; j < 2; j++) v[j] = a->p0 + a->p1 * v[j];
+    for (int j = 0; j < 2; j++) v[j] = GA_RNG_FMA(a->p1, v[j], a->p0);
     return;
   }
   for (int j = 0; j < 2; j++) {
-    double u = ga_rng_u01d(w.w[2 * j], w.w[2 * j + 1]);
-    v[j] = dist == GA_RNG_EXPONENTIAL ? a->p1 * -ga_rng_log(1.0 - u) : a->p0 + a->p1 * u;
+    ga_rng_u64 k = ga_rng_bits53(w.w[2 * j], w.w[2 * j + 1]);
+    v[j] = dist == GA_RNG_EXPONENTIAL ? GA_RNG_MUL(a->p1, -ga_rng_log53((1ull << 53) - k))
+                                      : GA_RNG_FMA(a->p1, (double)k * GA_RNG_2M53, a->p0);
   }
 }
 

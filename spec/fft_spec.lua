@@ -267,7 +267,8 @@ describe("the GPU against the host", function()
       both(function(xp) return xp[w](33) end)
     end
     helper.assert_gpu_vs_host(function(xp) return xp.kaiser(33, 8.6) end, { rtol = 1e-12, atol = 1e-14 })
-    helper.assert_gpu_vs_host(function(xp) return xp.i0(xp.linspace(-30, 300, 101)) end, { rtol = 1e-14 })
+    -- i0 grows as exp(x): the two exps (CUDA, libm) differ by up to ~1e-14 relative at x ~ 300
+    helper.assert_gpu_vs_host(function(xp) return xp.i0(xp.linspace(-30, 300, 101)) end, { rtol = 1e-13 })
   end)
 
   it("the device plan cache: hits, limits, clear returns the memory", function()

@@ -61,6 +61,9 @@ function helper.each_device(fn)
   end
 end
 
+-- an array's device as a string: "cpu" or "cuda:N"
+function helper.devstr(d) return d.id < 0 and "cpu" or "cuda:" .. d.id end
+
 function helper.is_array(x)
   if type(x) ~= "userdata" then return false end
   local ok, dt = pcall(function() return x.dtype end)
@@ -196,7 +199,7 @@ function helper.check_gpu_vs_host(f, opts)
   if not helper.has_gpu() then return true, "no GPU: host result only" end
   local d = f(ga)
   if helper.is_array(d) then
-    if d.device == "cpu" then return false, "GPU run returned a cpu array" end
+    if d.device.id < 0 then return false, "GPU run returned a cpu array" end
     if helper.is_array(h) then
       if d.dtype ~= h.dtype then
         return false, "dtype " .. d.dtype .. " on GPU vs " .. h.dtype .. " on host"

@@ -47,7 +47,7 @@ helper.each_device(function(xp, dev)
           local a, b = xp.array(c[2], dt), xp.array(c[3], dt)
           for _, r in ipairs { ga.matmul(a, b), a:dot(b) } do
             assert.are.equal(dt, r.dtype)
-            assert.are.equal(dev.name, r.device)
+            assert.are.equal(dev.name, helper.devstr(r.device))
             assert.are.same({ #c[4], #c[4][1] }, r.shape)
             assert.are.same(c[4], r:totable())
           end

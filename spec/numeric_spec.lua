@@ -64,6 +64,53 @@ helper.each_device(function(xp)
     end
   end)
 
+  describe("convolve and correlate of long sequences (by FFT) equal the direct sums", function()
+    local function direct(al, vl, corr)
+      local n, k, out = #al, #vl, {}
+      for j = 1, n + k - 1 do
+        local s = 0
+        for i = 1, k do
+          local ai
+          if corr then ai = al[j - k + i] else ai = al[j - i + 1] end
+          if ai then s = s + ai * vl[i] end
+        end
+        out[j] = s
+      end
+      return out
+    end
+    it("float64 and float32, every mode, either longer", function()
+      ga.random.seed(3); ga.host.random.seed(3)
+      for _, dims in ipairs { { 300, 45 }, { 40, 257 } } do
+        for _, dt in ipairs { "float64", "float32" } do
+          local a = xp.random.standard_normal(dims[1], dt)
+          local v = xp.random.standard_normal(dims[2], dt)
+          local al, vl = a:tolist(), v:tolist()
+          for _, corr in ipairs { false, true } do
+            local want = direct(al, vl, corr)
+            local got = (corr and xp.correlate or xp.convolve)(a, v, "full")
+            assert.are.equal(dt, got.dtype)
+            local gl, worst = got:tolist(), 0
+            for j = 1, #want do worst = math.max(worst, math.abs(gl[j] - want[j])) end
+            assert.is_true(worst < (dt == "float32" and 1e-3 or 1e-10), dt .. " " .. worst)
+            local L, S = math.max(#al, #vl), math.min(#al, #vl)
+            assert.are.same({ L }, (corr and xp.correlate or xp.convolve)(a, v, "same").shape)
+            assert.are.same({ L - S + 1 }, (corr and xp.correlate or xp.convolve)(a, v, "valid").shape)
+          end
+        end
+      end
+    end)
+    it("complex: correlate conjugates v", function()
+      local a = xp.arange(40, "float64") * xp.array(1 + 0 * 0, "complex128")
+      local v = xp.ones(33, "complex128") * xp.sqrt(xp.array(-1, "complex128"))   -- i
+      local got = xp.correlate(a, v, "valid"):tolist()   -- sum a[j..j+32] * conj(i) = -i * sum
+      for j = 1, #got do
+        local s = 0
+        for i = j - 1, j + 31 do s = s + i end
+        assert.is_true(math.abs(got[j][1]) < 1e-9 and math.abs(got[j][2] + s) < 1e-9)
+      end
+    end)
+  end)
+
   describe("bad inputs raise a clear error", function()
     local cases = {
       { function() xp.geomspace(0, 10, 3) end, "geomspace: geometric sequence cannot include zero" },

@@ -117,7 +117,7 @@ local function check_ref_case(xp, c, layout)
   if table.concat(c.shape, ",") ~= table.concat(r.shape, ",") then
     return what .. ": shape (" .. table.concat(r.shape, ",") .. "), NumPy (" .. table.concat(c.shape, ",") .. ")"
   end
-  if r.device ~= (xp == ga.host and "cpu" or r.device) then return what .. ": on " .. r.device end
+  if xp == ga.host and r.device.id >= 0 then return what .. ": on " .. tostring(r.device) end
   local okc, msg = helper.allclose(flat(r), c.values, tol(c[1], c.dtype))
   if not okc then return what .. ": " .. msg end
   return nil
@@ -320,7 +320,7 @@ describe("reductions: options", function()
       assert.are.equal(720, ga.prod(x, { dtype = "int16" }):item())
     end)
     it("ga.host.X and ga.X take Lua tables and numbers", function()
-      assert.are.equal("cpu", ga.host.sum({ 1, 2, 3 }).device)
+      assert.are.equal("cpu", helper.devstr(ga.host.sum({ 1, 2, 3 }).device))
       assert.are.equal(6, ga.host.sum({ 1, 2, 3 }):item())
       assert.are.equal(4, ga.host.max(4):item())
       helper.assert_close(ga.host.var({ 1, 3 }), 1)

@@ -854,7 +854,7 @@ if helper.has_gpu() then
               else
                 for o = 1, #hres do
                   local dt = hres[o].dtype
-                  if dres[o].dtype ~= dt or dres[o].device == "cpu" then
+                  if dres[o].dtype ~= dt or dres[o].device.id < 0 then
                     bad[#bad + 1] = string.format("%s out%d: %s on %s, host %s", lay, o, dres[o].dtype,
                       dres[o].device, dt)
                   else

@@ -3,7 +3,8 @@
 # (run by `make deps`, hence by `make test` and `make demo`).
 #
 #   Debian packages: gcc libc6-dev (C compiler), lua5.4, liblua5.4-dev,
-#                    lua-busted (busted usable from Lua 5.4), libopenblas-dev
+#                    lua-busted (busted usable from Lua 5.4), libopenblas-dev,
+#                    zlib1g-dev (deflate for .npz: savez_compressed, load)
 #   CUDA toolkit:    $CUDA_DIR (default /usr/local/cuda) with the headers
 #                    cuda_runtime_api.h and nvrtc.h and the libraries cudart,
 #                    nvrtc, cublas, curand and cufft (nvcc is not needed)
@@ -53,6 +54,8 @@ check_packages() {
     missing="$missing lua-busted"
   fi
   have_openblas || missing="$missing libopenblas-dev"
+  [ -e /usr/include/zlib.h ] ||
+    missing="$missing zlib1g-dev"
   missing=${missing# }
 }
 

@@ -4,9 +4,15 @@
 -- device and each device's current stream belong to the Lua state, so
 -- several states on several threads never see each other's choices.
 --
--- Everything here except `is_available`, `device_count` and `DeviceClass`
--- needs a CUDA device: on the host backend (no GPU) `Device()`, `Stream`,
--- `Event` and `get_current_stream` raise an error that says so.
+-- **Code that runs anywhere.**  When the host is current (no GPU, or
+-- `GPUARRAY_DEVICE=cpu`), `Device()` is the host device `<CPU>`, and
+-- streams (`get_current_stream()`, `Stream.null`, `Stream{}`) and events
+-- are host objects that do nothing but keep time: `synchronize` returns at
+-- once (host work is done when its call returns), an event records the
+-- host clock, so `get_elapsed_time` measures what ran between two records.
+-- Timing code written for the GPU runs unchanged on a CPU-only machine.
+-- What needs a GPU says so: `Device(0)` without one, `Device:mem_info()`
+-- of the host.
 -- @module gpuarray.cuda
 
 local core = require "gpuarray.core"
@@ -60,6 +66,8 @@ Device.__index = function(self, k)
 end
 Device.__tostring = function(self) return "<CUDA Device " .. self.id .. ">" end
 Device.__eq = function(a, b) return a.id == b.id end
+Device.__concat = function(a, b) return tostring(a) .. tostring(b) end
+local objects = {}   -- id -> the one Device object of that id (x.device returns it)
 
 --- The device ordinal (0-based), as in `cuda:0`.
 -- @field Device.id
@@ -81,11 +89,15 @@ Device.__eq = function(a, b) return a.id == b.id end
 -- @field Device.total_memory
 -- @usage print(ga.cuda.Device(0).total_memory)
 
+local HostDevice   -- below: the host's device object
+
 --- A CUDA device; `ga.cuda.Device()` is the current one.  Making the
 -- object does not change the current device (see `Device:use`,
 -- `Device:with`, `Device:enter`).
 -- @int[opt] id the device ordinal (0-based); by default the current device
---   (an error when the host is current)
+--   (while the host is current: the host's device `<CPU>`, id -1, whose
+--   `synchronize` returns at once and `use`/`with`/`enter` make the host
+--   current)
 -- @treturn Device
 -- @raise `cuda.Device: invalid device id N (M devices)` for an id that does
 --   not exist
@@ -96,18 +108,21 @@ Device.__eq = function(a, b) return a.id == b.id end
 function cuda.Device(id)
   if id == nil then
     id = core.get_device()
-    if id < 0 then error("cuda.Device: no CUDA device is current (running on the host)", 2) end
+    if id < 0 then return HostDevice end
   end
   if math.type(id) ~= "integer" then error("cuda.Device: device id must be an integer", 2) end
-  core.device_props(id)   -- raises for an invalid id
-  return setmetatable({ id = id }, Device)
+  if id >= 0 and objects[id] then return objects[id] end   -- (-1: the host is Device() only)
+  local ok, err = pcall(core.device_props, id)   -- raises for an invalid id
+  if not ok then error((tostring(err):gsub("^[^:]*:%d+: ", "")), 2) end
+  objects[id] = setmetatable({ id = id }, Device)
+  return objects[id]
 end
 
 --- Make this device current for the rest of the program (or until changed).
 -- @treturn Device the device itself
 -- @usage
 -- ga.cuda.Device(0):use()
--- print(ga.zeros(3).device)           --> cuda:0
+-- print(ga.zeros(3).device)           --> <CUDA Device 0>
 function Device:use() core.set_device(self.id); return self end
 
 --- Make the device current and return a to-be-closed guard restoring the
@@ -156,19 +171,56 @@ function Device:mem_info() return core.mem_info(self.id) end
 -- @usage print(type(ga.cuda.DeviceClass.with))   --> function
 cuda.DeviceClass = Device
 
+-- The host's device object: `ga.cuda.Device()` while the host is current.
+local HD = {}
+HD.__index = function(_, k)
+  if HD[k] then return HD[k] end
+  if k == "name" then return "cpu" end
+end
+HD.__tostring = function() return "<CPU>" end
+HD.__concat = Device.__concat
+function HD:use() core.set_device(-1); return self end
+function HD.enter()
+  local prev = core.get_device()
+  core.set_device(-1)
+  return guard(function() core.set_device(prev) end)
+end
+function HD:with(fn, ...) return with(self, fn, ...) end
+function HD.synchronize() end   -- host work is done when its call returns
+function HD.mem_info() error("cuda.Device:mem_info: the host has no device memory (this needs a GPU)", 2) end
+HostDevice = setmetatable({ id = -1 }, HD)
+objects[-1] = HostDevice
+
+-- x.device: the array's device object (binding/lga_array.c asks here)
+core._device_objects(setmetatable({}, { __index = function(_, id) return objects[id] or cuda.Device(id) end }))
+
 -- Streams (userdata made in C; methods added here) --------------------------
 
 local S = core.stream_mt.__index
 local current = {}      -- device id -> current stream object
 local nulls = {}        -- device id -> null stream object
 
-local function cur_dev()
-  local d = core.get_device()
-  if d < 0 then error("cuda: no CUDA device is current (running on the host)", 3) end
-  return d
+local function cur_dev() return core.get_device() end
+
+-- Host streams: what the current stream is while the host is current.
+-- Every method is a no-op that keeps the GPU stream's contract.
+local HS = {}
+HS.__index = HS
+HS.__tostring = function(self) return self.null and "<Stream null (host)>" or "<Stream (host)>" end
+function HS:use() current[-1] = self; return self end
+function HS:enter()
+  local prev = current[-1] or nulls[-1]
+  self:use()
+  return guard(function() prev:use() end)
 end
+function HS:with(fn, ...) return with(self, fn, ...) end
+function HS.device_id() return -1 end
+function HS.synchronize() end
+function HS.done() return true end
+nulls[-1] = setmetatable({ null = true }, HS)
 
 local function null_stream(dev)
+  if dev < 0 then return nulls[-1] end
   local s = nulls[dev]
   if not s then s = core.stream_new(0, dev); nulls[dev] = s end
   return s
@@ -278,7 +330,9 @@ cuda.Stream = setmetatable({}, {
   __call = function(_, opts)
     opts = opts or {}
     if type(opts) ~= "table" then error("cuda.Stream: options must be a table", 2) end
-    return core.stream_new(opts.non_blocking and 2 or 1, cur_dev())
+    local d = cur_dev()
+    if d < 0 then return setmetatable({}, HS) end
+    return core.stream_new(opts.non_blocking and 2 or 1, d)
   end,
   -- `ga.cuda.Stream.null`: the default (legacy null) stream of the current device.
   __index = function(_, k) if k == "null" then return null_stream(cur_dev()) end end,
@@ -301,7 +355,22 @@ local E = core.event_mt.__index
 -- e2:record()
 -- e2:synchronize()
 -- @function cuda.Event
-cuda.Event = core.event_new
+local HE = {}   -- host events: the host clock at record()
+HE.__index = HE
+HE.__tostring = function() return "<Event (host)>" end
+function cuda.Event(...)
+  if core.get_device() < 0 then return setmetatable({}, HE) end
+  return core.event_new(...)
+end
+function HE:record(stream)
+  if stream ~= nil and getmetatable(stream) ~= HS then
+    error("Event:record: a host event records on a host stream (this stream is a GPU's)", 2)
+  end
+  self.t = core.clock()
+  return self
+end
+function HE.synchronize() end
+function HE.done() return true end
 
 --- Record the event on `stream` (default: the current stream of the
 -- current device).
@@ -334,6 +403,37 @@ function E:record(stream) core.event_record(self, stream); return self end
 -- e2:record()
 -- e2:synchronize()
 -- print(ga.cuda.get_elapsed_time(e1, e2), "ms")
-function cuda.get_elapsed_time(e1, e2) return core.get_elapsed_time(e1, e2) end
+function cuda.get_elapsed_time(e1, e2)
+  local h1, h2 = getmetatable(e1) == HE, getmetatable(e2) == HE
+  if h1 or h2 then
+    if not (h1 and h2) then error("cuda.get_elapsed_time: one host event and one GPU event", 2) end
+    if not (e1.t and e2.t) then error("cuda.get_elapsed_time: both events must have been recorded", 2) end
+    return (e2.t - e1.t) * 1e3
+  end
+  return core.get_elapsed_time(e1, e2)
+end
+
+-- The sync ledger -------------------------------------------------------------
+
+--- The sync ledger: counts every implicit host-device synchronisation
+-- (`item()`, `tostring`, `get`/`tolist`, boolean masks, `nonzero`, ... each
+-- blocking read-back a backend makes) under the Lua call site that caused
+-- it, `file:line` of the first frame that is not gpuarray's own, so the
+-- hidden `:item()` in a hot loop shows up.  Calling it starts counting (the
+-- state's one ledger; started again after `stop`); `GPUARRAY_SYNC_LEDGER=1`
+-- starts it when the module loads and prints the report to stderr when the
+-- state closes.  The host makes no synchronisations: there it counts 0.
+-- Within a coroutine the site is where the main thread resumed it.
+-- @treturn SyncLedger with `:total()`, `:counts()` (a table site -> count),
+--   `:report([n])` (the table as text, the n biggest; also `tostring`),
+--   `:reset()` and `:stop()`
+-- @usage
+-- local ledger = ga.cuda.sync_ledger()
+-- local x = ga.arange(10)
+-- for i = 1, 3 do local v = x[{ i }]:item() end   -- 3 synchronisations on a GPU
+-- print(ledger:total() >= 0, type(ledger:counts()))   --> true  table
+-- print(ledger:report(5))
+-- ledger:stop()
+function cuda.sync_ledger() return core.sync_ledger() end
 
 return cuda

@@ -169,7 +169,19 @@ local function build(host)
   local function one(fname, x, kind, inverse, n, ax, norm)
     x = cast_for(fname, x, kind)
     x = fit(fname, x, ax, kind == C2R and n // 2 + 1 or n)
-    return core._fft(x, ax, kind, inverse, n, scale_of(norm, n, inverse), fname)
+    local scale = scale_of(norm, n, inverse)
+    -- cuFFT's real<->complex transforms need every signal's data aligned to
+    -- the complex size (CUFFT_INVALID_VALUE otherwise): on a GPU, a view or
+    -- a transform along another axis than the last runs on a fresh
+    -- C-contiguous copy with the axis last (one batch of signals, one exec)
+    if kind ~= C2C and x.device.id >= 0 and (ax ~= x.ndim or x.base ~= nil or not x.flags.c_contiguous) then
+      local g, last = G(), x.ndim
+      local xm = (ax ~= last and g.moveaxis(x, ax, last) or x):copy()
+      local r = core._fft(xm, last, kind, inverse, n, scale, fname)
+      if ax == last then return r end
+      return g.ascontiguousarray(g.moveaxis(r, last, ax))
+    end
+    return core._fft(x, ax, kind, inverse, n, scale, fname)
   end
 
   local function deliver(fname, r, out)

@@ -16,9 +16,10 @@ local fmt = string.format
 local huge = math.huge
 local floor, abs = math.floor, math.abs
 
-local LINEWIDTH = 75
-local THRESHOLD = 1000
-local PRECISION = 8
+-- NumPy's print options (set_printoptions); a call may override some.
+local DEFAULTS = { precision = 8, threshold = 1000, edgeitems = 3, linewidth = 75, suppress = false }
+local OPTIONS = {}
+for k, v in pairs(DEFAULTS) do OPTIONS[k] = v end
 
 -- dtypes NumPy leaves out of the repr because they are the defaults.
 local IMPLIED = { float64 = true, int64 = true, bool = true, complex128 = true }
@@ -165,7 +166,8 @@ local function rpad(s, n, c) return s .. (c or " "):rep(n - #s) end
 -- NumPy's FloatingFormat: looks at all the (shown) values once, then
 -- formats each in one column-aligned style.  `plus` is sign='+' (used for the
 -- imaginary parts of complex numbers).
-local function float_formatter(ft, values, plus)
+local function float_formatter(ft, values, plus, o)
+  local PRECISION = o.precision
   local fin = {}
   local has_nonfinite, has_neginf = false, false
   for _, x in ipairs(values) do
@@ -189,8 +191,8 @@ local function float_formatter(ft, values, plus)
   if maxv then
     -- NumPy compares in the array's own type.
     local ratio = round_to(ft, maxv / minv)
-    if maxv >= ft.cutoff or minv < round_to(ft, 0.0001)
-       or ratio > 1000.0 then
+    if maxv >= ft.cutoff or (not o.suppress and (minv < round_to(ft, 0.0001)
+       or ratio > 1000.0)) then
       exp_format = true
     end
   end
@@ -269,11 +271,11 @@ local function bool_formatter(zero_d)
   return function(v) return v and truestr or "False" end
 end
 
-local function complex_formatter(ft, values)
+local function complex_formatter(ft, values, o)
   local re, im = {}, {}
   for i, z in ipairs(values) do re[i], im[i] = z[1], z[2] end
-  local fr = float_formatter(ft, re, false)
-  local fi = float_formatter(ft, im, true)
+  local fr = float_formatter(ft, re, false, o)
+  local fi = float_formatter(ft, im, true, o)
   return function(z)
     local r, i = fr(z[1]), fi(z[2])
     local body = i:match("^(.-) *$")
@@ -347,18 +349,95 @@ local function shape_repr(shape)
   return "(" .. table.concat(p, ", ") .. ")"
 end
 
+-- The options of one call: the current ones, with `over` on top.
+local function options(over)
+  if not over then return OPTIONS end
+  local o = {}
+  for k, v in pairs(OPTIONS) do o[k] = v end
+  for k, v in pairs(over) do o[k] = v end
+  return o
+end
+
+local function check_options(fname, t, allowed)
+  if type(t) ~= "table" then error(fname .. ": options must be a table, got " .. type(t), 3) end
+  for k, v in pairs(t) do
+    local want = allowed[k]
+    if not want then error(fname .. ": unknown option '" .. tostring(k) .. "'", 3) end
+    if want == "boolean" then
+      if type(v) ~= "boolean" then error(fname .. ": " .. k .. " must be a boolean, got " .. type(v), 3) end
+    elseif math.type(v) ~= "integer" or v < (k == "linewidth" and 1 or 0) then
+      error(fname .. ": " .. k .. " must be a non-negative integer, got " .. tostring(v), 3)
+    elseif k == "precision" and v > 99 then
+      error(fname .. ": precision must be at most 99, got " .. tostring(v), 3)
+    end
+  end
+end
+
+local OPTION_TYPES = { precision = "int", threshold = "int", edgeitems = "int", linewidth = "int",
+                       suppress = "boolean" }
+
+--- Set NumPy's print options for `tostring(x)`, `ga.array_repr` and
+-- `ga.array_str` (also `ga.set_printoptions`): `precision` (digits after
+-- the point, 8), `threshold` (more elements than this are summarised with
+-- `...`, 1000), `edgeitems` (items kept at each end of a summarised axis,
+-- 3), `linewidth` (75), `suppress` (true: never scientific notation for
+-- small values, which print as 0; false).  Options not given keep their
+-- value; `format.set_printoptions()` with no table restores the defaults.
+-- @tparam[opt] table opts
+-- @usage
+-- local format = require "gpuarray.format"
+-- format.set_printoptions{precision = 3}
+-- print(ga.array({1 / 3}))            --> array([0.333])
+-- format.set_printoptions()           -- the defaults again
+function M.set_printoptions(opts)
+  if opts == nil then
+    for k, v in pairs(DEFAULTS) do OPTIONS[k] = v end
+    return
+  end
+  check_options("set_printoptions", opts, OPTION_TYPES)
+  for k, v in pairs(opts) do OPTIONS[k] = v end
+end
+
+--- The current print options, as a new table (see `set_printoptions`).
+-- @treturn table `{precision=, threshold=, edgeitems=, linewidth=, suppress=}`
+-- @usage
+-- local format = require "gpuarray.format"
+-- print(format.get_printoptions().threshold)   --> 1000
+function M.get_printoptions()
+  local t = {}
+  for k, v in pairs(OPTIONS) do t[k] = v end
+  return t
+end
+
+local function values_formatter(t, ndim, dtype, kind, o)
+  local values = leaves(t, ndim)
+  if kind == "b" then
+    return bool_formatter(ndim == 0)
+  elseif kind == "i" or kind == "u" then
+    return int_formatter(values, kind == "u" and dtype == "uint64")
+  elseif kind == "c" then
+    return complex_formatter(FLOATS[dtype] or FLOATS.float64, values, o)
+  end
+  local v = {}
+  for i, x in ipairs(values) do v[i] = math.type(x) == "integer" and x + 0.0 or x end
+  return float_formatter(FLOATS[dtype] or FLOATS.float64, v, false, o)
+end
+
 --- NumPy's `repr()` of an array.
 -- @param t nested table of the array's values as `x:totable()` gives them
 --   (a plain value for 0-d); when the array is summarised, an axis' omitted
 --   middle is one string entry `"..."`.
 -- @tparam table info `{dtype = "float32", shape = {2, 3}, kind = "f"}`
 --   (`kind` one of `f i u b c`; derived from dtype when absent)
+-- @tparam[opt] table over print options for this call only (`precision`,
+--   `linewidth`, `suppress`, `threshold`)
 -- @treturn string e.g. `"array([1., 2., 3.], dtype=float32)"`
 -- @usage
 -- local format = require "gpuarray.format"
 -- print(format.repr({1, 2}, {dtype = "int32", shape = {2}}))   --> array([1, 2], dtype=int32)
 -- print(format.repr({{0.5, 1}}, {dtype = "float64", shape = {1, 2}}))   --> array([[0.5, 1. ]])
-function M.repr(t, info)
+function M.repr(t, info, over)
+  local o = options(over)
   local dtype = info.dtype or "float64"
   local shape = info.shape or {}
   local kind = info.kind or kind_of(dtype)
@@ -371,30 +450,12 @@ function M.repr(t, info)
   if size == 0 then
     lst = "[]"
   else
-    local values = leaves(t, ndim)
-    local formatter
-    if kind == "b" then
-      formatter = bool_formatter(ndim == 0)
-    elseif kind == "i" or kind == "u" then
-      formatter = int_formatter(values, kind == "u" and dtype == "uint64")
-    elseif kind == "c" then
-      formatter = complex_formatter(FLOATS[dtype] or FLOATS.float64, values)
-    else
-      formatter = float_formatter(FLOATS[dtype] or FLOATS.float64,
-                                  (function()
-                                    local v = {}
-                                    for i, x in ipairs(values) do
-                                      v[i] = math.type(x) == "integer" and x + 0.0 or x
-                                    end
-                                    return v
-                                  end)(), false)
-    end
-    lst = format_array(t, ndim, formatter, LINEWIDTH - 1,
+    lst = format_array(t, ndim, values_formatter(t, ndim, dtype, kind, o), o.linewidth - 1,
                        " " .. (" "):rep(#prefix), ", ")
   end
 
   local extras = {}
-  if (size == 0 and not (ndim == 1 and shape[1] == 0)) or size > THRESHOLD then
+  if (size == 0 and not (ndim == 1 and shape[1] == 0)) or size > o.threshold then
     extras[#extras + 1] = "shape=" .. shape_repr(shape)
   end
   if not IMPLIED[dtype] or size == 0 then
@@ -407,10 +468,53 @@ function M.repr(t, info)
   local last_nl = arr_str:match(".*()\n")
   local last_line_len = #arr_str - (last_nl or 0)
   local spacer = " "
-  if last_line_len + #extra_str + 1 > LINEWIDTH then
+  if last_line_len + #extra_str + 1 > o.linewidth then
     spacer = "\n" .. (" "):rep(#prefix)
   end
   return arr_str .. spacer .. extra_str
+end
+
+-- Python's str() of one value (a 0-d array's str).
+local function scalar_str(v, kind)
+  if kind == "b" then return v and "True" or "False" end
+  if kind == "i" or kind == "u" then return kind == "u" and ustr(v) or fmt("%d", v) end
+  local function f(x)
+    if x ~= x then return "nan" end
+    if x == huge then return "inf" elseif x == -huge then return "-inf" end
+    for p = 1, 17 do
+      local s = fmt("%." .. p .. "g", x)
+      if tonumber(s) == x then return s:find("[%.e]") and s or s .. ".0" end
+    end
+    return fmt("%.17g", x)
+  end
+  if kind == "c" then
+    local im = f(v[2])
+    if v[1] == 0 and 1 / v[1] > 0 then return im .. "j" end
+    return "(" .. f(v[1]) .. (im:sub(1, 1) == "-" and "" or "+") .. im .. "j)"
+  end
+  return f(v)
+end
+
+--- NumPy's `str()` of an array: the values only, separated by spaces
+-- (`[1. 2. 3.]`); a 0-d array prints as its value.
+-- @param t nested table of the values, as for `repr`
+-- @tparam table info `{dtype =, shape =, kind =}` as for `repr`
+-- @tparam[opt] table over print options for this call only
+-- @treturn string
+-- @usage
+-- local format = require "gpuarray.format"
+-- print(format.str({1, 2}, {dtype = "int32", shape = {2}}))   --> [1 2]
+function M.str(t, info, over)
+  local o = options(over)
+  local dtype = info.dtype or "float64"
+  local shape = info.shape or {}
+  local kind = info.kind or kind_of(dtype)
+  local ndim = #shape
+  local size = 1
+  for _, n in ipairs(shape) do size = size * n end
+  if ndim == 0 then return scalar_str(t, kind) end
+  if size == 0 then return "[]" end
+  return format_array(t, ndim, values_formatter(t, ndim, dtype, kind, o), o.linewidth, " ", " ")
 end
 
 return M

@@ -36,7 +36,7 @@ local host = {}
 -- @table ga.host
 -- @usage
 -- local h = ga.host.arange(3)
--- print(h.device)                    --> cpu
+-- print(h.device)                    --> <CPU>
 -- print(ga.get_array_module(h) == ga.host)   --> true
 ga.host = host
 
@@ -126,25 +126,33 @@ for _, name in ipairs(core.dtypes) do ga[name] = name; host[name] = name end
 -- @usage
 -- print(ga.full_like(ga.zeros(2), 9))   --> array([9., 9.])
 
---- An array from Lua values or another array; always a copy.
+--- An array from Lua values or another array; a copy unless `copy = false`.
 -- @function ga.array
 -- @param obj a rectangular nested table of numbers or booleans, an array
---   (host or device), or a single number or boolean (0-d)
--- @tparam[opt] string|table dtype a dtype name or `{dtype=}`; by default
---   an array's own dtype, else bool for booleans, int64 when every value is
---   a Lua integer, float64 otherwise (and for tables without values)
+--   (host or device), a single number or boolean (0-d), or a table of
+--   arrays (and nested tables of them), stacked along a new first axis
+-- @tparam[opt] string|table dtype a dtype name or `{dtype=, copy=}`; by
+--   default an array's own dtype, else bool for booleans, int64 when every
+--   value is a Lua integer, float64 otherwise (and for tables without
+--   values); `copy` as NumPy 2's: true (the default) always copies, nil
+--   copies only when needed, false never (an error when it must)
 -- @treturn ndarray a new array on the current device
 -- @usage
 -- print(ga.array({{1, 2}, {3, 4}}, "float32"))
 -- --> array([[1., 2.],
 -- -->        [3., 4.]], dtype=float32)
 -- print(ga.array({true, false}).dtype)   --> bool
+-- local a = ga.arange(2)
+-- print(ga.array({a, a + 2}))         --> array([[0, 1], [2, 3]])
+-- print(rawequal(ga.array(a, {copy = false}), a))   --> true
 
 --- An array from Lua values or another array, without copying when `obj`
 -- is already an array on the target device with the requested dtype.
 -- @function ga.asarray
 -- @param obj a nested table, an array or a number, as for `ga.array`
--- @tparam[opt] string|table dtype a dtype name or `{dtype=}`
+-- @tparam[opt] string|table dtype a dtype name or `{dtype=, copy=, device=}`
+--   (copy nil by default: see `ga.array`; `device`: made there instead of
+--   on the current device, as `x:to(device)`)
 -- @treturn ndarray `obj` itself, or a new array on the current device
 -- @usage
 -- local x = ga.array({1, 2, 3})
@@ -164,16 +172,6 @@ for _, name in ipairs(core.dtypes) do ga[name] = name; host[name] = name end
 -- local m = ga.zeros({2, 3})
 -- print(m.T.flags.c_contiguous)                        --> false
 -- print(ga.ascontiguousarray(m.T).flags.c_contiguous)  --> true
-
---- A copy of array `a` on `a`'s device (`ga.host.copy(a)`: on the host);
--- the same as `a:copy()`.
--- @function ga.copy
--- @tparam ndarray a
--- @treturn ndarray a new, C-contiguous array
--- @usage
--- local a = ga.arange(3)
--- local b = ga.copy(a)
--- print(rawequal(a, b), b)            --> false  array([0, 1, 2])
 
 --- Evenly spaced values in `[start, stop)`, as NumPy's `arange`:
 -- `ga.arange(stop)` or `ga.arange(start, stop, step?, dtype?)`.
@@ -232,14 +230,100 @@ for name, f in pairs(core.host) do host[name] = f; ga[name] = core[name] end
 -- { ga = functions for ga, host = those for ga.host } and adds its ndarray
 -- methods itself.  ufuncs: the ufuncs, their aliases, round/angle/real/imag/
 -- clip and the dtype rules; shape: methods only (ga.reshape ... come from
--- core.host above); kernel and raw: the user kernels (GPU only).
+-- core.host above); kernel and raw: the user kernels (GPU only); construct
+-- (after ufuncs): ga.copy, the creation function, over the COPY row.
 for _, part in ipairs { "ufuncs", "shape", "index", "indexing", "join", "sort", "scan", "reduce", "kernel", "raw",
-                        "random", "numeric", "fft", "window" } do
+                        "random", "numeric", "construct", "files", "fft", "window" } do
   local p = require("gpuarray." .. part)
   for k, f in pairs(p.ga) do ga[k] = f end
   for k, f in pairs(p.host) do host[k] = f end
 end
-ga.copy, host.copy = core.copy, core.host.copy   -- the creation function, not the COPY row
+
+-- ga.array / ga.asarray of a table holding arrays (NumPy's np.array([a, b])):
+-- found by following first elements, or anywhere in a short top level;
+-- each level is stacked (the C converter takes numbers and booleans only)
+local function holds_array(t)
+  local v = t
+  while type(v) == "table" and getmetatable(v) == nil do v = rawget(v, 1) end
+  if getmetatable(v) == core.ndarray_mt then return true end
+  if #t <= 1024 then
+    for i = 1, #t do if getmetatable(t[i]) == core.ndarray_mt then return true end end
+  end
+  return false
+end
+-- a device given as "cpu", "cuda:N", N (>= 0), -1 or a ga.cuda.Device -> its id (-1: the host)
+local function device_id(fname, d)
+  if type(d) == "table" and math.type(d.id) == "integer" then return d.id end
+  if math.type(d) == "integer" and d >= -1 then return d end
+  if d == "cpu" then return -1 end
+  local n = type(d) == "string" and d:match("^cuda:(%d+)$")
+  if n then return tonumber(n) end
+  error(fname .. ": device must be 'cpu', 'cuda:N', an ordinal or a ga.cuda.Device, got " .. tostring(d), 3)
+end
+-- run fn with device id current (the host: -1)
+local function on_device(id, fn, ...)
+  if id == core.get_device() then return fn(...) end
+  return (id < 0 and cuda.Device() or cuda.Device(id)):with(fn, ...)
+end
+local function host_device_with(id, fn, ...)
+  if id >= 0 then return on_device(id, fn, ...) end
+  local prev = core.get_device()
+  core.set_device(-1)
+  local res = table.pack(pcall(fn, ...))
+  core.set_device(prev)
+  if not res[1] then error(res[2], 0) end
+  return table.unpack(res, 2, res.n)
+end
+
+for _, m in ipairs { ga, host } do
+  local c_array, c_asarray = m.array, m.asarray
+  local function stacked(t)
+    local parts = {}
+    for i = 1, #t do
+      local e = t[i]
+      parts[i] = type(e) == "table" and getmetatable(e) == nil and stacked(e) or c_asarray(e)
+    end
+    return m.stack(parts)
+  end
+  m.array = function(obj, dtype)
+    if type(obj) == "table" and getmetatable(obj) == nil and holds_array(obj) then
+      return dtype == nil and stacked(obj) or c_asarray(stacked(obj), dtype)
+    end
+    return c_array(obj, dtype)
+  end
+  local function asarray(obj, dtype)
+    if type(obj) == "table" and getmetatable(obj) == nil and holds_array(obj) then
+      return dtype == nil and stacked(obj) or c_asarray(stacked(obj), dtype)
+    end
+    return c_asarray(obj, dtype)
+  end
+  m.asarray = asarray
+  if m == ga then
+    -- ga.asarray(x, {device = d}): made on d (CuPy's cupy.asarray under a device)
+    m.asarray = function(obj, dtype)
+      if type(dtype) == "table" and getmetatable(dtype) == nil and dtype.device ~= nil then
+        local id, rest = device_id("asarray", dtype.device), {}
+        for k, v in pairs(dtype) do if k ~= "device" then rest[k] = v end end
+        return host_device_with(id, asarray, obj, next(rest) ~= nil and rest or nil)
+      end
+      return asarray(obj, dtype)
+    end
+  end
+end
+
+--- The array on `device` (a copy there, or x itself when it is already
+-- there): `"cpu"`, `"cuda:N"`, an ordinal N or a `ga.cuda.Device`.
+-- The same as `ga.asarray(x, {device = device})`.
+-- @function ndarray:to
+-- @param device where the array should be
+-- @treturn ndarray
+-- @usage
+-- local h = ga.arange(3):to("cpu")
+-- print(h.device, rawequal(h:to("cpu"), h))   --> <CPU>  true
+function core.ndarray_methods.to(x, device)
+  local id = device_id("to", device)
+  return host_device_with(id, core.asarray, x)
+end
 -- tools for users: assertions (numpy.testing's) and timing (cupyx.profiler's)
 ga.testing, host.testing = require "gpuarray.testing", require "gpuarray.testing"
 ga.profiler, host.profiler = require "gpuarray.profiler", require "gpuarray.profiler"
@@ -274,7 +358,7 @@ ga.matmul, host.matmul = core.matmul, core.matmul
 -- end
 -- print(double(ga.host.arange(3)))    --> array([0, 2, 4])
 function ga.get_array_module(x)
-  if getmetatable(x) == core.ndarray_mt and x.device ~= "cpu" then return ga end
+  if getmetatable(x) == core.ndarray_mt and x.device.id >= 0 then return ga end
   return host
 end
 host.get_array_module = ga.get_array_module
@@ -287,7 +371,7 @@ host.get_array_module = ga.get_array_module
 -- @usage
 -- local x = ga.arange(3)
 -- local h = ga.asnumpy(x)
--- print(h.device, h)                  --> cpu  array([0, 1, 2])
+-- print(h.device, h)                  --> <CPU>  array([0, 1, 2])
 host.asnumpy = core.asnumpy
 
 -- ndarray methods (the C __index looks here first) --------------------------
@@ -295,7 +379,8 @@ host.asnumpy = core.asnumpy
 --- The n-dimensional array (userdata `gpuarray.ndarray`).
 -- Its attributes are read-only; methods are called with `:`, and the
 -- operators `+ - * / // % ^`, unary `-`, `& | ~ << >>` and unary `~`,
--- `#`, `==` (identity), `tostring` and `<close>` work on it.  Element-wise
+-- `#`, `==` (true for one object, an error for two arrays), `tostring`
+-- and `<close>` work on it.  Element-wise
 -- comparisons are methods (`x:lt(y)` ...): Lua makes one boolean of
 -- `<`, `<=` and `==`.
 -- @type ndarray
@@ -332,9 +417,15 @@ host.asnumpy = core.asnumpy
 -- local x = ga.zeros({2, 3}, "int32")
 -- print(x.strides[1], x.strides[2], x.T.strides[1])   --> 12  4  4
 
---- The device, `"cuda:N"` or `"cpu"`.
+--- The array's device, as CuPy's `x.device`: a `ga.cuda.Device` object
+-- (`<CUDA Device 0>`), or the host's `<CPU>`, with `.id` (-1 for the host),
+-- `==`, `:use()` and `:with(fn)`; one object per device, so `a.device ==
+-- b.device` tells whether two arrays share one.
 -- @field ndarray.device
--- @usage print(ga.host.zeros(2).device)   --> cpu
+-- @usage
+-- local h = ga.host.zeros(2)
+-- print(h.device, h.device.id)        --> <CPU>  -1
+-- print(h.device == ga.host.ones(1).device)   --> true
 
 --- The array that owns the memory of a view (`nil` for an array that owns
 -- its memory).
@@ -369,7 +460,7 @@ local M = core.ndarray_methods
 -- @treturn ndarray a new host array
 -- @usage
 -- local h = ga.arange(3):get()
--- print(h.device)                     --> cpu
+-- print(h.device)                     --> <CPU>
 M.get = core.get
 --- Copy values into the array, converting them to its dtype.
 -- @function ndarray:set
@@ -404,14 +495,6 @@ M.tolist = core.totable
 -- print(ga.array({42}):item())        --> 42
 -- print(ga.zeros(1, "complex64"):item())   --> 0.0  0.0
 M.item = core.item
---- A copy of the array on its own device (the same as `ga.copy(x)`).
--- @function ndarray:copy
--- @treturn ndarray a new, C-contiguous array
--- @usage
--- local x = ga.arange(3)
--- local y = x:copy()
--- print(rawequal(x, y), y)            --> false  array([0, 1, 2])
-M.copy = core.copy
 --- Matrix product `x @ b` of 2-D float arrays (the same as `ga.matmul(x, b)`).
 -- @function ndarray:dot
 -- @tparam ndarray b
@@ -537,13 +620,18 @@ local kinds = { bool = "b", int8 = "i", int16 = "i", int32 = "i", int64 = "i",
 -- @treturn int
 -- @usage print(#ga.zeros({4, 2}))     --> 4
 
---- `a == b`: true only when `a` and `b` are the same array object (Lua
--- turns `==` into one boolean, so it cannot compare element-wise).
+--- `a == b` of two different arrays is an error: Lua makes one boolean of
+-- `==`, so it cannot compare element-wise, and a silent identity test would
+-- read as "not equal".  Use `ga.equal(a, b)` / `a:eq(b)` (element-wise),
+-- `ga.array_equal(a, b)` (one boolean) or `rawequal(a, b)` (identity).
+-- (`x == 0` is false whatever x holds: Lua never asks an array about a number.)
 -- @function ndarray:__eq
--- @treturn boolean
+-- @treturn boolean true for `x == x`
 -- @usage
 -- local x = ga.arange(3)
--- print(x == x, x == x:copy())        --> true  false
+-- print(x == x, rawequal(x, x:copy()))          --> true  false
+-- print(ga.array_equal(x, x:copy()))            --> true
+-- print(pcall(function() return x == x:copy() end))   --> false  ...==: two different arrays...
 
 --- `local x <close> = ...`: the array is freed (as by `x:free()`) when the
 -- variable goes out of scope.
@@ -563,7 +651,8 @@ local kinds = { bool = "b", int8 = "i", int16 = "i", int32 = "i", int64 = "i",
 -- print(tostring(ga.array({1, 2}, "int32")))   --> array([1, 2], dtype=int32)
 -- print(ga.arange(2000))              --> array([   0,    1,    2, ..., 1997, 1998, 1999], shape=(2000,))
 local function repr(x)
-  local t = core.repr_table(x)   -- nil only for a freed array
+  local po = format.get_printoptions()   -- ga.set_printoptions
+  local t = core.repr_table(x, po.threshold, po.edgeitems)   -- nil only for a freed array
   if t == nil then return "<freed gpuarray.ndarray>" end
   return format.repr(t, { dtype = x.dtype, shape = x.shape, kind = kinds[x.dtype] })
 end
@@ -716,5 +805,46 @@ function ga.get_default_pinned_memory_pool() return pinned_pool end
 -- local t0 = ga.core.clock()
 -- local x = ga.ones(1000) * 2
 -- print(ga.core.clock() - t0 >= 0)   --> true
+
+-- A name a module lacks is an error that names it (with the closest name),
+-- not a nil that fails later as "attempt to call a nil value"
+local function distance(a, b)   -- Levenshtein, for the hint only
+  local prev = {}
+  for j = 0, #b do prev[j] = j end
+  for i = 1, #a do
+    local cur = { [0] = i }
+    for j = 1, #b do
+      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a:byte(i) == b:byte(j) and 0 or 1))
+    end
+    prev = cur
+  end
+  return prev[#b]
+end
+local function strict(t, name)
+  setmetatable(t, { __index = function(_, k)
+    if type(k) ~= "string" then return nil end
+    local best, bd = nil, #k >= 5 and 3 or 2   -- 2 edits only in a longer name
+    for key in pairs(t) do
+      if type(key) == "string" and key:sub(1, 1) ~= "_" then
+        local d = distance(k:lower(), key:lower())
+        if d < bd or (d == bd and best and key < best) then best, bd = key, d end
+      end
+    end
+    error(("%s.%s: %s has no function or value named '%s'%s"):format(name, k, name, k,
+      best and ("; did you mean %s.%s?"):format(name, best) or ""), 2)
+  end })
+end
+strict(ga, "ga")
+strict(host, "ga.host")
+for _, sub in ipairs { "random", "linalg", "fft" } do
+  strict(ga[sub], "ga." .. sub)
+  strict(host[sub], "ga.host." .. sub)
+end
+-- GPUARRAY_SYNC_LEDGER=1: count implicit synchronisations from the start,
+-- and print them when the state closes (ga.cuda.sync_ledger)
+if os.getenv("GPUARRAY_SYNC_LEDGER") == "1" then core.sync_ledger(true) end
+
+strict(ga.testing, "ga.testing")
+strict(ga.profiler, "ga.profiler")
 
 return ga

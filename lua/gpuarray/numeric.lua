@@ -787,7 +787,7 @@ local function build(m, host)
     local pos = along_positions(work.shape, idx, ax)
     local flat = work:reshape({ work.size })
     flat[g.ravel(pos)] = g.ravel(g.broadcast_to(arr(fname, values, "values"), idx.shape)):astype(work.dtype)
-    if work ~= target then target:set(work) end
+    if not rawequal(work, target) then target:set(work) end
   end
 
   --- `arr` with `values` appended: flattened both when `axis` is nil, else
@@ -1556,6 +1556,41 @@ local function build(m, host)
     return out
   end
 
+  -- the same by FFT (float and complex inputs with a long v: k shifted
+  -- products would be k launches): the convolution of a with v reversed,
+  -- zero-padded to a length of factors 2, 3 and 5
+  local function fast_len(L)
+    local best = 1
+    while best < L do best = best * 2 end
+    local p5 = 1
+    while p5 < best do
+      local p35 = p5
+      while p35 < best do
+        local q = p35
+        while q < L do q = q * 2 end
+        if q < best then best = q end
+        p35 = p35 * 3
+      end
+      p5 = p5 * 5
+    end
+    return best
+  end
+  local function correlate_full_fft(a, v)
+    local g = G()
+    local n, k = a.size, v.size
+    local dt, L = g.result_type(a, v), n + k - 1
+    local nfft, fft = fast_len(L), g.fft
+    local vr = g.flip(v)
+    local out
+    if is_complex(dt) then
+      out = fft.ifft(g.multiply(fft.fft(a, nfft), fft.fft(vr, nfft)))
+    else
+      out = fft.irfft(g.multiply(fft.rfft(a, nfft), fft.rfft(vr, nfft)), nfft)
+    end
+    return out[{ { 1, L } }]:astype(dt)
+  end
+  local FFT_MIN = 32   -- the shorter sequence's length from which the FFT pays
+
   -- mode's part of the full result; `late`: NumPy's correlate of a shorter
   -- a with a longer v centres "same" half an element later
   local function crop(full, n, k, mode, late)
@@ -1571,7 +1606,8 @@ local function build(m, host)
   end
 
   --- Cross-correlation of two 1-d sequences (NumPy's `correlate`, mode
-  -- "valid" by default): c[k] = sum_n a[n + k] conj(v[n]).
+  -- "valid" by default): c[k] = sum_n a[n + k] conj(v[n]); by FFT for long
+  -- float or complex sequences, as `ga.convolve`.
   -- @function ga.correlate
   -- @usage
   -- print(ga.correlate({1, 2, 3}, {0, 1, 0.5}))   --> array([3.5])
@@ -1584,13 +1620,19 @@ local function build(m, host)
     mode = conv_mode(fname, mode or "valid")
     if is_complex(v.dtype) then v = g.conjugate(v) end
     local swap = v.size > a.size
-    local full = swap and g.flip(correlate_full(v, a)) or correlate_full(a, v)
+    local corr = correlate_full
+    if math.min(a.size, v.size) >= FFT_MIN and not is_int(g.result_type(a, v)) and g.result_type(a, v) ~= "bool" then
+      corr = correlate_full_fft
+    end
+    local full = swap and g.flip(corr(v, a)) or corr(a, v)
     if swap and is_complex(full.dtype) then full = g.conjugate(full) end
     return crop(full, a.size, v.size, mode, swap)
   end
 
   --- Discrete linear convolution of two 1-d sequences (NumPy's `convolve`,
-  -- mode "full" by default).
+  -- mode "full" by default): direct sums while the shorter sequence is
+  -- short (under 32), else by FFT (`ga.fft`, float and complex inputs;
+  -- integers stay exact and direct).
   -- @function ga.convolve
   -- @usage
   -- print(ga.convolve({1, 2, 3}, {0, 1, 0.5}))   --> array([0. , 1. , 2.5, 4. , 1.5])
@@ -1601,7 +1643,9 @@ local function build(m, host)
     if a.ndim ~= 1 or v.ndim ~= 1 then fail(fname, "a and v must be 1-d") end
     if a.size == 0 or v.size == 0 then fail(fname, "a and v cannot be empty") end
     mode = conv_mode(fname, mode)
-    local full = correlate_full(a, g.flip(v))
+    local dt = g.result_type(a, v)
+    local fft = math.min(a.size, v.size) >= FFT_MIN and not is_int(dt) and dt ~= "bool"
+    local full = (fft and correlate_full_fft or correlate_full)(a, g.flip(v))
     return crop(full, a.size, v.size, mode, false)
   end
 
@@ -1737,7 +1781,7 @@ local function build(m, host)
     local vals = g.take(v, g.add(g.remainder(m.arange(pos.size), v.size), 1))
     local work = a.flags.c_contiguous and a or g.ascontiguousarray(a)
     work:reshape({ work.size })[pos] = vals:astype(work.dtype)
-    if work ~= a then a:set(work) end
+    if not rawequal(work, a) then a:set(work) end
   end
 
   --- Set `a` (in place) where `mask` holds to `values`, the value at the
@@ -1759,7 +1803,7 @@ local function build(m, host)
     local vals = g.take(v, g.add(g.remainder(g.subtract(pos, 1), v.size), 1))
     local work = a.flags.c_contiguous and a or g.ascontiguousarray(a)
     work:reshape({ work.size })[pos] = vals:astype(work.dtype)
-    if work ~= a then a:set(work) end
+    if not rawequal(work, a) then a:set(work) end
   end
 
   -- ---- editing ----
@@ -1867,7 +1911,7 @@ local function build(m, host)
     if filt.ndim ~= 1 then fail(fname, "filt must be 1-d") end
     trim = (trim or "fb"):lower()
     local nz = g.flatnonzero(filt)
-    if nz.size == 0 then return filt[{ { 1, 0 } }] end
+    if nz.size == 0 then return filt[{ { 2, 1 } }] end   -- empty (stop before start)
     local first = trim:find("f") and nz[{ 1 }]:item() or 1
     local last = trim:find("b") and nz[{ -1 }]:item() or filt.size
     return filt[{ { first, last } }]
@@ -2100,7 +2144,7 @@ local function build(m, host)
       end
       ::next_axis::
     end
-    return x == a and a:copy() or x
+    return rawequal(x, a) and a:copy() or x
   end
 
   F.finfo, F.iinfo, F.broadcast_shapes = finfo, iinfo, broadcast_shapes

@@ -78,7 +78,10 @@ end
 
 --- Run `fn(...)` as a named range: its wall time is added to
 -- `ga.profiler.ranges()[name]` (calls and seconds), so a script can print
--- where its time went; returns fn's results.
+-- where its time went; it is also an NVTX range (shown by Nsight Systems)
+-- when libnvToolsExt or CUDA's libnvtx3interop can be loaded (with dlopen:
+-- nothing is linked, and nothing happens without them).  Returns fn's
+-- results.
 -- @function ga.profiler.time_range
 -- @tparam string name
 -- @tparam function fn
@@ -89,8 +92,10 @@ local ranges = {}
 function P.time_range(name, fn, ...)
   if type(name) ~= "string" then error("time_range: name must be a string", 2) end
   if type(fn) ~= "function" then error("time_range: fn must be a function", 2) end
+  local pushed = core._range_push(name)
   local t0 = core.clock()
   local res = table.pack(pcall(fn, ...))
+  if pushed then core._range_pop() end
   local r = ranges[name] or { calls = 0, seconds = 0 }
   r.calls, r.seconds = r.calls + 1, r.seconds + (core.clock() - t0)
   ranges[name] = r

@@ -5,9 +5,9 @@
 -- counter-based generator: word k of a stream is a pure function of the key
 -- and k (kernels/ga_philox.cuh, the same text compiled by NVRTC and by the C
 -- compiler).  So for one seed the GPU and the host give the **same bits**
--- for uniform, integer and bit draws, and normal and exponential draws
--- within 3 ulp of the host's (CUDA's log and sincospi are 1-ulp
--- functions, the host's correctly rounded); nor does a result depend on the GPU
+-- for uniform, integer, bit, normal and exponential draws (their log and
+-- sin/cos are polynomials of our own, one IEEE operation at a time in one
+-- order, within 1-2 ulp of the true values); nor does a result depend on the GPU
 -- model, the launch or how a draw is split: `rand(n)` then `rand(m)` gives
 -- the values of `rand(n + m)`.
 --

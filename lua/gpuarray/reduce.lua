@@ -201,7 +201,7 @@ local function build(R, asarray)
       end
       -- a Lua table or number becomes an array on x's device (NumPy/CuPy
       -- convert it beside a); an array must already be there
-      if not is_array(w) then w = C.array(fname, w, x.device == "cpu" and core.host.asarray or asarray) end
+      if not is_array(w) then w = C.array(fname, w, x.device.id < 0 and core.host.asarray or asarray) end
       if w.device ~= x.device then
         fail(fname, "weights are on %s but a is on %s (move one with ga.asarray or x:get())", w.device, x.device)
       end

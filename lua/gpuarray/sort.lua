@@ -21,7 +21,7 @@ local C = require "gpuarray.util"   -- the shared argument checks
 local is_array, fail, typename = C.is_array, C.fail, C.typename
 
 -- creation functions of x's backend
-local function mod_of(x) return x.device == "cpu" and core.host or core end
+local function mod_of(x) return x.device.id < 0 and core.host or core end
 
 --- Sorting.
 -- `axis` is 1-based (negative counts from the end, default -1, the last);

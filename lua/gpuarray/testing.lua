@@ -15,7 +15,7 @@ local is_array = C.is_array
 local T = {}
 
 local function host_of(x)
-  if is_array(x) then return x.device == "cpu" and x or x:get() end
+  if is_array(x) then return x.device.id < 0 and x or x:get() end
   return core.host.asarray(x)
 end
 

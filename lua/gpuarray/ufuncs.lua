@@ -1073,19 +1073,22 @@ F.can_cast, F.result_type, F.promote_types = core.can_cast, core.result_type, co
 --- A copy of the array with another dtype (NumPy's results: float to
 -- integer truncates toward zero, anything to bool is `x ~= 0`, complex to
 -- real drops the imaginary part; a float out of the integer's range
--- saturates and NaN gives 0, as on the GPU).  The copy is C-contiguous, on
--- the array's device.
+-- saturates and NaN gives 0, as on the GPU), on the array's device, in
+-- the memory order asked for (gpuarray.construct: default `"K"`, so an
+-- F-contiguous array stays F-contiguous and any other gives C order).
 -- @function ndarray:astype
--- @tparam string|table dtype a dtype name, or `{dtype=, casting=, copy=}`
--- @tparam[opt] table opts `{casting="unsafe", copy=true}`: the casting
---   rule the conversion must obey; with `copy = false`, the array itself
---   when it already has that dtype
+-- @tparam string|table dtype a dtype name, or `{dtype=, order=, casting=, copy=}`
+-- @tparam[opt] table opts `{order="K", casting="unsafe", copy=true}`: the
+--   order (`"C" "F" "A" "K"`), the casting rule the conversion must obey;
+--   with `copy = false`, the array itself when it already has that dtype
+--   (and order)
 -- @treturn ndarray
 -- @usage
 -- local x = ga.array({-1.7, 0.5, 2.9})
 -- print(x:astype("int32"))            --> array([-1,  0,  2], dtype=int32)
 -- print(x:astype("bool"))             --> array([ True,  True,  True])
 -- print(rawequal(x:astype("float64", {copy = false}), x))   --> true
+-- print(ga.arange(6):reshape({2, 3}):astype("float32", {order = "F"}).flags.f_contiguous)   --> true
 -- print(pcall(x.astype, x, "int8", {casting = "safe"}))
 -- --> false  astype: Cannot cast array data from dtype('float64') to dtype('int8') according to the rule 'safe'
 

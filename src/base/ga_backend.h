@@ -38,6 +38,10 @@ typedef struct ga_backend {
   int (*curand_open)(int dev, int kind, uint64_t seed, uint64_t offset, void **gen);
   int (*curand_draw)(const ga_curand_call *c);
   void (*curand_close)(void *gen);
+  /* profiler ranges for Nsight (NVTX, loaded with dlopen when present):
+   * push returns 1 when a range was pushed; NULL on the host */
+  int (*range_push)(const char *name);
+  void (*range_pop)(void);
   /* batched 1-D FFTs along one axis; *scaled = 1 when the backend applied
    * c->scale, 0 when the core is to multiply the output by it */
   int (*fft)(const ga_fft_call *c, int *scaled);

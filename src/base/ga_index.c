@@ -64,7 +64,7 @@ int ga_index_basic(const ga_array *a, const ga_index_item *items, int n, ga_arra
       if (nd >= GA_MAXDIM) goto toomany;
       shape[nd] = 1, strides[nd++] = 0;
     } else if (it->kind == GA_IDX_INT) {
-      int64_t j;
+      int64_t j = 0;   /* set by ga_index_int on success (gcc cannot see it) */
       int rc = ga_index_int(a->shape[ax], it->i, ax, &j);
       if (rc) return rc;
       offset += j * a->strides[ax++];

@@ -28,9 +28,53 @@ static void push_int_table(lua_State *L, int n, const int64_t *v) {
   }
 }
 
-static void push_device_name(lua_State *L, int dev) {
+/* tostring(x.shape) is NumPy's "(2, 3)"; the table stays a plain array of
+ * integers (this metatable has __tostring only) */
+static const char shape_mt_key = 0;
+
+static int shape_tostring(lua_State *L) {
+  luaL_Buffer b;
+  lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
+  luaL_buffinit(L, &b);
+  luaL_addchar(&b, '(');
+  for (lua_Integer i = 1; i <= n; i++) {
+    lua_rawgeti(L, 1, i);
+    if (i > 1) luaL_addstring(&b, ", ");
+    luaL_addvalue(&b);   /* an integer: tostring'd by the buffer */
+  }
+  if (n == 1) luaL_addchar(&b, ',');
+  luaL_addchar(&b, ')');
+  luaL_pushresult(&b);
+  return 1;
+}
+
+static void push_shape(lua_State *L, int n, const int64_t *v) {
+  push_int_table(L, n, v);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &shape_mt_key);
+  lua_setmetatable(L, -2);
+}
+
+/* x.device: the device object of gpuarray.cuda (one per id, so == and
+ * rawequal agree), from the table it registered; "cpu"/"cuda:N" before it
+ * has (the core module alone) */
+static const char device_objects_key = 0;
+
+static void push_device(lua_State *L, int dev) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &device_objects_key) == LUA_TTABLE) {
+    lua_geti(L, -1, dev);   /* its __index makes the object */
+    lua_remove(L, -2);
+    return;
+  }
+  lua_pop(L, 1);
   if (dev == GA_CPU) lua_pushliteral(L, "cpu");
   else lua_pushfstring(L, "cuda:%d", dev);
+}
+
+static int l_device_objects(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &device_objects_key);
+  return 0;
 }
 
 static int transpose_view(lua_State *L) {
@@ -69,7 +113,7 @@ static int part_view(lua_State *L, ga_array *a, int imag) {
 static int push_attr(lua_State *L, ga_array *a, const char *k) {
   switch (k[0]) {
   case 's':
-    if (!strcmp(k, "shape")) { push_int_table(L, a->ndim, a->shape); return 1; }
+    if (!strcmp(k, "shape")) { push_shape(L, a->ndim, a->shape); return 1; }
     if (!strcmp(k, "size")) { lua_pushinteger(L, a->size); return 1; }
     if (!strcmp(k, "strides")) { push_int_table(L, a->ndim, a->strides); return 1; }
     break;
@@ -79,7 +123,7 @@ static int push_attr(lua_State *L, ga_array *a, const char *k) {
     break;
   case 'd':
     if (!strcmp(k, "dtype")) { lua_pushstring(L, ga_dtypes[a->dtype].name); return 1; }
-    if (!strcmp(k, "device")) { push_device_name(L, GA_DEVICE(a)); return 1; }
+    if (!strcmp(k, "device")) { push_device(L, GA_DEVICE(a)); return 1; }
     break;
   case 'i':
     if (!strcmp(k, "itemsize")) { lua_pushinteger(L, GA_ITEMSIZE(a->dtype)); return 1; }
@@ -144,9 +188,15 @@ static int arr_lt(lua_State *L) { return order_error(L, "lt"); }
 static int arr_le(lua_State *L) { return order_error(L, "le"); }
 
 static int arr_eq(lua_State *L) {
-  /* identity only: element-wise comparison is ga.equal / a:eq(b) */
-  lua_pushboolean(L, lua_rawequal(L, 1, 2));
-  return 1;
+  /* Lua calls this only for two different objects, and makes one boolean of
+   * the result: an element-wise == cannot exist, and a silent identity test
+   * (false) reads as "not equal" — so two arrays are an error */
+  if (lua_rawequal(L, 1, 2) || !lga_toarray(L, 1) || !lga_toarray(L, 2)) {
+    lua_pushboolean(L, lua_rawequal(L, 1, 2));
+    return 1;
+  }
+  return lga_errorf(L, "==", "two different arrays: use ga.equal(a, b) or a:eq(b) for the element-wise "
+                    "comparison, ga.array_equal(a, b) for one boolean, rawequal(a, b) for identity");
 }
 
 /* x:astype(dtype, opts) or x:astype{dtype=, casting=, copy=}: NumPy's
@@ -224,12 +274,19 @@ void lga_open_array(lua_State *L) {
   lua_pushvalue(L, mt);
   lua_setfield(L, mod, "ndarray_mt");
 
+  lua_createtable(L, 0, 1);
+  lua_pushcfunction(L, shape_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &shape_mt_key);
+
   luaL_newlibtable(L, meth);
   int methods = lua_gettop(L);
   lua_pushvalue(L, st);
   luaL_setfuncs(L, meth, 1);
   lua_pushvalue(L, methods);
   lua_setfield(L, mod, "ndarray_methods");
+  lua_pushcfunction(L, l_device_objects);
+  lua_setfield(L, mod, "_device_objects");
   lua_pushvalue(L, methods);   /* for the advanced indexer's hooks (lga_index.c) */
   lua_setfield(L, LUA_REGISTRYINDEX, "gpuarray.ndarray_methods");
 

@@ -101,6 +101,9 @@ void lga_open_curand(lua_State *L);
 void lga_open_fft(lua_State *L);        /* core._fft, core._fft_cache (lga_fft.c) */     /* core._curand_new: cuRAND generators (lga_curand.c) */
 void lga_open_sort(lua_State *L);       /* core._sort, _sort_host, _sort_methods (lga_sort.c) */
 void lga_open_reduce(lua_State *L);      /* core._reduce, _reduce_host: the reduction rows (lga_reduce.c) */
+void lga_open_ranges(lua_State *L);       /* core._range_push/_range_pop: NVTX ranges (lga_ranges.c) */
+void lga_open_ledger(lua_State *L);       /* core.sync_ledger: implicit syncs by call site (lga_ledger.c) */
+void lga_open_files(lua_State *L);       /* core._files, core._files_host: .npy/.npz, bytes (lga_files.c, lga_npz.c) */
 void lga_open_testhooks(lua_State *L);  /* spec-only kernel sources and compiles (lga_testhooks.c) */
 /* Indexing (lga_index.c): x[key] with (x, key) on the stack, x[key] = v with
  * (x, key, v); a key's items (returns their count, pushes the key's index

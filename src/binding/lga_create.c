@@ -266,19 +266,43 @@ static int l_identity(lua_State *L) {
   return push_eye(L, fname, n, n, 0, dtype_arg(L, 2, fname, GA_FLOAT64));
 }
 
-/* array(obj[, dtype]) copies; asarray(obj[, dtype]) copies only if needed */
-static int l_array(lua_State *L) {
+/* array(obj[, dtype]) and asarray(obj[, dtype]), the dtype also as
+ * {dtype=, copy=} with NumPy 2's copy: true always copies (array's
+ * default), nil copies only if needed (asarray's), false never copies and
+ * is an error when a copy is needed. */
+static const char *const array_opts[] = {"dtype", "copy", NULL};
+
+static int array_or_asarray(lua_State *L, int copy) {
   const char *fname = LGA_FNAME(L);
-  int dt = dtype_arg(L, 2, fname, -1);
-  lga_from_value(L, LGA_STATE(L), 1, target_device(L), dt, 1, fname);
+  int dt = -1;
+  if (lua_type(L, 2) == LUA_TTABLE && !lga_toarray(L, 2)) {
+    lga_check_options(L, 2, fname, array_opts);
+    lua_getfield(L, 2, "dtype");
+    dt = lga_opt_dtype(L, -1, fname, -1);
+    if (lua_getfield(L, 2, "copy") != LUA_TNIL) {
+      if (!lua_isboolean(L, -1)) return lga_errorf(L, fname, "copy must be true, false or nil");
+      copy = lua_toboolean(L, -1);
+    }
+    lua_pop(L, 2);
+  } else {
+    dt = lga_opt_dtype(L, 2, fname, -1);
+  }
+  int dev = target_device(L);
+  if (copy == 0) {   /* copy=false: only the same array will do */
+    ga_array *a = lga_toarray(L, 1);
+    if (!a) return lga_errorf(L, fname, "copy=false, but making an array of a %s copies", luaL_typename(L, 1));
+    if (!a->buf) return lga_errorf(L, fname, "array has been freed");
+    if (GA_DEVICE(a) != dev || (dt >= 0 && dt != a->dtype))
+      return lga_errorf(L, fname, "copy=false, but a copy is needed (%s)",
+                        GA_DEVICE(a) != dev ? "another device" : "another dtype");
+    lua_settop(L, 1);
+    return 1;
+  }
+  lga_from_value(L, LGA_STATE(L), 1, dev, dt, copy == 1, fname);
   return 1;
 }
-static int l_asarray(lua_State *L) {
-  const char *fname = LGA_FNAME(L);
-  int dt = dtype_arg(L, 2, fname, -1);
-  lga_from_value(L, LGA_STATE(L), 1, target_device(L), dt, 0, fname);
-  return 1;
-}
+static int l_array(lua_State *L) { return array_or_asarray(L, 1); }
+static int l_asarray(lua_State *L) { return array_or_asarray(L, -1); }
 static int l_ascontiguousarray(lua_State *L) {
   const char *fname = LGA_FNAME(L);
   int dt = dtype_arg(L, 2, fname, -1);

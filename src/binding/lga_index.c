@@ -44,6 +44,10 @@ static void parse_item(lua_State *L, int idx, ga_index_item *it, const char *fna
     if ((t = lua_rawgeti(L, idx, 2)) != LUA_TNIL) it->has_stop = true, it->stop = to_index(L, -1, t, fname, "a range's stop");
     lua_pop(L, 3);
     if (it->step == 0) lga_errorf(L, fname, "a range's step cannot be zero");
+    /* 0 is no position: {0, 2} would silently be empty where NumPy's [0:2] is not */
+    if ((it->has_start && it->start == 0) || (it->has_stop && it->stop == 0))
+      lga_errorf(L, fname, "a range bound is 0, but indices are 1-based: {1, n} is the first n, {-n, -1} the last n "
+                 "(a nil bound is the end of the axis)");
     return;
   case LUA_TLIGHTUSERDATA:
     if (is_tag(L, idx, &newaxis_tag)) { it->kind = GA_IDX_NEWAXIS; return; }

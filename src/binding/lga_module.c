@@ -49,6 +49,9 @@ static const struct {
   {"scan", lga_open_scan}, {"sort", lga_open_sort}, {"reduce", lga_open_reduce},
   {"random", lga_open_random},
   {"curand", lga_open_curand},
+  {"ledger", lga_open_ledger},
+  {"ranges", lga_open_ranges},
+  {"files", lga_open_files},
   {"fft", lga_open_fft},
   {"testhooks", lga_open_testhooks},
 };

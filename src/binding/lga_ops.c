@@ -7,7 +7,7 @@ static const char *const ew_options[] = {"out", "dtype", "casting", NULL};
 
 int lga_ew(lua_State *L, lga_state *S, const ga_op *op, int first, int opts, const char *fname) {
   ga_operand ins[GA_MAXARGS];
-  int any_array = 0;
+  int any_array = 0, table_dev = -2;
   for (int k = 0; k < op->nin; k++) {
     int idx = first + k;
     ga_operand *o = &ins[k];
@@ -33,9 +33,25 @@ int lga_ew(lua_State *L, lga_state *S, const ga_op *op, int first, int opts, con
       }
     } /* fall through */
     default:
+      if (lua_type(L, idx) == LUA_TTABLE) {
+        /* a nested table of numbers: an array (as np.asarray) on the device
+         * of the array operands, else the current one */
+        if (table_dev == -2) {
+          table_dev = S->device;
+          for (int j = 0; j < op->nin; j++) {
+            ga_array *b = lga_toarray(L, first + j);
+            if (b && b->buf) { table_dev = GA_DEVICE(b); break; }
+          }
+        }
+        o->kind = GA_ARG_ARRAY;
+        o->arr = lga_from_value(L, S, idx, table_dev, -1, 0, fname);
+        lua_replace(L, idx);   /* the new array is anchored where the table was */
+        any_array = 1;
+        break;
+      }
       if (lua_isnoneornil(L, idx) && k >= 1)
         return lga_errorf(L, fname, "takes %d operands, got %d", op->nin, k);
-      return lga_errorf(L, fname, "bad operand #%d (array or number expected, got %s)", k + 1,
+      return lga_errorf(L, fname, "bad operand #%d (array, number or table expected, got %s)", k + 1,
                         luaL_typename(L, idx));
     }
   }

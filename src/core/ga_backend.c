@@ -89,6 +89,16 @@ int ga_curand_open(int dev, int kind, uint64_t seed, uint64_t offset, void **gen
   return rc ? rc : be->curand_open(dev, kind, seed, offset, gen);
 }
 
+int ga_range_push(const char *name) {
+  const ga_backend *be = ga_backend_of(GA_GPU_KIND);
+  return be->range_push ? be->range_push(name) : 0;
+}
+
+void ga_range_pop(void) {
+  const ga_backend *be = ga_backend_of(GA_GPU_KIND);
+  if (be->range_pop) be->range_pop();
+}
+
 int ga_curand_draw(int dev, const ga_curand_call *c) {
   if (c->n == 0) return GA_OK;
   return ga_backend_of(dev)->curand_draw(c);

@@ -38,6 +38,11 @@ char *ga_rand_source(const ga_rand_call *c);
 int ga_curand_open(int dev, int kind, uint64_t seed, uint64_t offset, void **gen);
 int ga_curand_draw(int dev, const ga_curand_call *c);
 void ga_curand_close(int dev, void *gen);
+/* a named profiler range around host code (NVTX for Nsight when the GPU
+ * backend can load it): push returns 1 when one was pushed, which the
+ * caller then pops */
+int ga_range_push(const char *name);
+void ga_range_pop(void);
 
 /* User kernels (ElementwiseKernel, ReductionKernel): run a built call on
  * its device's backend, and the generated source (for messages and

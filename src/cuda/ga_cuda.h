@@ -69,6 +69,10 @@ char *ga_cuda_rand_source(const ga_rand_call *c);
 int ga_cuda_curand_open(int dev, int kind, uint64_t seed, uint64_t offset, void **gen);
 int ga_cuda_curand_draw(const ga_curand_call *c);
 void ga_cuda_curand_close(void *gen);
+/* NVTX ranges (ga_cuda_nvtx.c): libnvToolsExt or CUDA's libnvtx3interop
+ * through dlopen; without either, push returns 0 and pop does nothing */
+int ga_cuda_range_push(const char *name);
+void ga_cuda_range_pop(void);
 
 /* The compute slots of ga_cuda_backend (cuda/ga_cuda_backend.c) and the
  * sources of their kernels (the specs compile them with NVRTC). */

@@ -155,9 +155,15 @@ static int plan_new(int dev, const plan_key *k, plan_entry **out) {
   long long in_len = k->kind == GA_FFT_C2R ? k->n / 2 + 1 : k->n;
   long long out_len = k->kind == GA_FFT_R2C ? k->n / 2 + 1 : k->n;
   long long inembed[1] = {in_len}, onembed[1] = {out_len};
+  /* a single transform has no batch distance (0 in the key), but cuFFT
+   * refuses a zero one: any distance past the signal will do */
+  long long idist = k->batch > 1 ? k->idist : in_len * k->istride;
+  long long odist = k->batch > 1 ? k->odist : out_len * k->ostride;
+  /* contiguous signals back to back: cuFFT's basic layout (no embeds) */
+  int basic = k->istride == 1 && k->ostride == 1 && idist == in_len && odist == out_len;
   size_t ws = 0;
-  r = cufftMakePlanMany64(e->plan, 1, n, inembed, k->istride, k->idist, onembed, k->ostride, k->odist,
-                          type_of(k->kind, k->dbl), k->batch, &ws);
+  r = cufftMakePlanMany64(e->plan, 1, n, basic ? NULL : inembed, k->istride, idist, basic ? NULL : onembed,
+                          k->ostride, odist, type_of(k->kind, k->dbl), k->batch, &ws);
   if (r != CUFFT_SUCCESS) goto fail;
   e->work_size = ws;
   if (ws > 0) {

@@ -1,6 +1,7 @@
 /* Streams, events, copies and synchronisation over the CUDA runtime: every
  * call that must come after the queued kernels flushes the queue first
  * (ga_cuda_queue.c), which in turn only needs the devices (ga_cuda_device.c). */
+#include "base/ga_sync.h"
 #include "cuda/ga_cuda_internal.h"
 
 /* Make dev current and submit its queued kernels: for every call that must
@@ -101,6 +102,9 @@ int ga_cuda_memcpy(int dst_dev, void *dst, int src_dev, const void *src, size_t 
   if (rc) return rc;
   /* unified addressing: the runtime knows each pointer's side */
   GA_CU(cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, (cudaStream_t)stream), "cudaMemcpyAsync");
-  if (sync) GA_CU(cudaStreamSynchronize((cudaStream_t)stream), "cudaStreamSynchronize");
+  if (sync) {
+    GA_CU(cudaStreamSynchronize((cudaStream_t)stream), "cudaStreamSynchronize");
+    ga_sync_note(dev);   /* every implicit read-back blocks here: the ledger counts it */
+  }
   return GA_OK;
 }

@@ -22,6 +22,12 @@ static void store_int(void *out, int dtype, int64_t i, ga_rng_u64 v) {
   }
 }
 
+/* The draws are chains of fma (kernels/ga_philox.cuh): a clone for CPUs
+ * with FMA runs them as instructions instead of libm calls, with the same
+ * bits (an fma is exact either way). */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__)
+__attribute__((target_clones("fma", "default")))
+#endif
 int ga_host_rand(const ga_rand_call *c) {
   ga_rng_args a = {c->k0, c->k1, c->s, c->p0, c->p1, c->ilow, c->irange, c->pa, c->pb, c->pc};
   int dbl = c->dtype == GA_FLOAT64;

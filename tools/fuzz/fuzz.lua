@@ -24,7 +24,7 @@
 local ga = require "gpuarray"
 
 local FAMILIES = { "create", "shape", "index", "reduce", "ufunc", "kernel", "life", "pool",
-                   "print", "sort" }
+                   "print", "sort", "files" }
 
 -- Tags of the hostile inputs that hit bugs known today and being fixed (issue
 -- 10): FUZZ_SKIP=default leaves these variants out; FUZZ_SKIP=none runs them.
@@ -634,6 +634,30 @@ function gen.print()
     "string.format('%s', x)", "x.nonexistent", "x[0]", "ga.asnumpy(x)", "x:get()", "x.device",
     "x.data", "x.__index", "rawlen(x)" }
   return "local x = " .. e .. "\ntouch(" .. what .. ")"
+end
+
+-- .npy strings and raw bytes (issue 15): exact round trips, mutated and
+-- cut .npy bytes, hostile frombuffer arguments, print options
+function gen.files()
+  local e = arr { maxnd = 3 }
+  local k = rint(1, 5)
+  if k == 1 then
+    return "local x = " .. e .. "\nlocal y = ga.loads(x:dumps())\n" ..
+      "assert(y:tobytes() == x:tobytes() and y.dtype == x.dtype and #y.shape == #x.shape, 'npy round trip')"
+  elseif k == 2 then
+    return "local s = (" .. e .. "):dumps()\nfor _ = 1, " .. rint(1, 4) .. " do\n" ..
+      "  local i = math.random(#s)\n" ..
+      "  s = s:sub(1, i - 1) .. string.char(math.random(0, 255)) .. s:sub(i + 1)\nend\n" ..
+      "touch(try(ga.loads, s))\ntouch(try(ga.loads, s:sub(1, math.random(0, #s))))"
+  elseif k == 3 then
+    return "touch(try(ga.frombuffer, " .. pick { "''", "'abc'", "string.rep('x', 64)", lit_any() } .. ", " ..
+      lit_dtype() .. ", {count = " .. lit_int() .. ", offset = " .. lit_int() .. "}))"
+  elseif k == 4 then
+    return "local x = " .. e .. "\ntouch(try(x.tobytes, x, " .. pick { "'C'", "'F'", "'A'", lit_any() } ..
+      "))\ntouch(try(ga.array_str, x, {precision = " .. lit_int() .. "}))"
+  end
+  return "touch(try(ga.set_printoptions, {" .. pick { "precision", "threshold", "edgeitems", "linewidth" } ..
+    " = " .. pick { lit_int(), lit_any() } .. "}))\ntouch(tostring(" .. e .. "))\nga.set_printoptions()"
 end
 
 function gen.sort()

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Writes NumPy-written .npy/.npz files under spec/data/npy/ and their
+manifest spec/data/npy/fixtures.lua, for spec/files_spec.lua (CI has no
+NumPy; the spec reads the committed files).
+
+    python3 tools/gen_npy_fixtures.py          # needs numpy (pip install numpy)
+
+The manifest returns a table:
+  numpy  NumPy's version
+  npy    a list of {file=, dtype=, shape=, fortran=, hex=}: hex is the
+         array's C-order bytes, little-endian, as x:tobytes() gives them
+  npz    a list of {file=, members = {name -> {dtype=, shape=, hex=}}}
+"""
+import os
+import zipfile
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "spec", "data", "npy")
+
+DTYPES = {"bool": "b1", "int8": "i1", "uint8": "u1", "int16": "i2", "uint16": "u2", "int32": "i4",
+          "uint32": "u4", "int64": "i8", "uint64": "u8", "float16": "f2", "float32": "f4",
+          "float64": "f8", "complex64": "c8", "complex128": "c16"}
+
+
+def values(name, shape):
+    n = int(np.prod(shape))
+    base = np.arange(n, dtype=np.float64)
+    if name == "bool":
+        return (base % 3 == 0).reshape(shape)
+    if name.startswith("int"):
+        v = (base * 37 - 50).astype(np.int64)
+        return v.astype(name).reshape(shape)
+    if name.startswith("uint"):
+        v = (base * 37 + 1).astype(np.uint64)
+        if name == "uint64":
+            v[-1] = np.uint64(2**64 - 3)
+        return v.astype(name).reshape(shape)
+    if name.startswith("float"):
+        v = base * 1.25 - 3.5
+        v[0] = -0.0
+        if n > 2:
+            v[2] = np.inf
+        return v.astype(name).reshape(shape)
+    re = base * 0.5 - 1
+    im = -base * 0.25 + 2
+    return (re + 1j * im).astype(name).reshape(shape)
+
+
+def le_hex(a):
+    c = np.ascontiguousarray(a)
+    c = c.astype(c.dtype.newbyteorder("<"))
+    return c.tobytes().hex()
+
+
+def lua_shape(shape):
+    return "{" + ", ".join(str(int(s)) for s in shape) + "}"
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    npy, npz = [], []
+
+    def put(fname, a, version=None):
+        path = os.path.join(OUT, fname)
+        if version is None:
+            np.save(path, a)
+        else:
+            with open(path, "wb") as f:
+                np.lib.format.write_array(f, a, version=version)
+        fortran = a.flags.f_contiguous and not a.flags.c_contiguous
+        dt = a.dtype.newbyteorder("=").name if a.dtype.byteorder == ">" else a.dtype.name
+        npy.append('  {file = "%s", dtype = "%s", shape = %s, fortran = %s, hex = "%s"},' % (
+            fname, dt, lua_shape(a.shape), "true" if fortran else "false", le_hex(a)))
+
+    for name, code in DTYPES.items():
+        a = values(name, (2, 3))
+        put("%s_le.npy" % name, a.astype("<" + code if code[0] not in "bB" and code not in ("i1", "u1", "b1") else code))
+        if code not in ("b1", "i1", "u1"):
+            put("%s_be.npy" % name, a.astype(">" + code))
+    put("float64_fortran.npy", np.asfortranarray(values("float64", (3, 4))))
+    put("int32_fortran_be.npy", np.asfortranarray(values("int32", (2, 3, 4)).astype(">i4")))
+    put("complex128_3d.npy", values("complex128", (2, 2, 2)))
+    put("zero_d.npy", np.array(3.5))
+    put("zero_d_int8.npy", np.array(-7, dtype=np.int8))
+    put("empty_0x3.npy", np.zeros((0, 3), np.float32))
+    put("empty_0.npy", np.zeros((0,), np.int64))
+    put("version2.npy", values("float32", (4,)), version=(2, 0))
+    put("version3.npy", values("int16", (2, 2)), version=(3, 0))
+
+    def zip64(path, **kw):
+        # Python's zipfile with ZIP64 local headers on every member
+        with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+            for k, a in kw.items():
+                with zf.open(k + ".npy", "w", force_zip64=True) as f:
+                    np.lib.format.write_array(f, np.asanyarray(a))
+
+    def put_npz(fname, compressed, *args, **kw):
+        path = os.path.join(OUT, fname)
+        if compressed == "zip64":
+            zip64(path, **kw)
+        else:
+            (np.savez_compressed if compressed else np.savez)(path, *args, **kw)
+        members = dict(("arr_%d" % i, a) for i, a in enumerate(args))
+        members.update(kw)
+        lines = []
+        for k in sorted(members):
+            a = np.asarray(members[k])
+            lines.append('    ["%s"] = {dtype = "%s", shape = %s, hex = "%s"},' % (
+                k, a.dtype.name, lua_shape(a.shape), le_hex(a)))
+        npz.append('  {file = "%s", members = {\n%s\n  }},' % (fname, "\n".join(lines)))
+
+    put_npz("stored.npz", False, values("float64", (2, 2)), values("int8", (5,)),
+            w=values("complex64", (3,)), empty=np.zeros((0, 2)))
+    put_npz("compressed.npz", True, np.zeros(1000), values("uint16", (4, 4)),
+            f=np.asfortranarray(values("float32", (3, 2))))
+    put_npz("zip64.npz", "zip64", a=values("int64", (3, 3)), b=values("complex128", (2,)))
+
+    with open(os.path.join(OUT, "fixtures.lua"), "w") as f:
+        f.write("-- generated by tools/gen_npy_fixtures.py; do not edit\n")
+        f.write("return {\nnumpy = \"%s\",\nnpy = {\n%s\n},\nnpz = {\n%s\n},\n}\n" % (
+            np.__version__, "\n".join(npy), "\n".join(npz)))
+
+
+if __name__ == "__main__":
+    main()
