@@ -51,41 +51,34 @@ end
 local MM = quick and sizes(16, 128, 2) or sizes(16, 8192, 2)
 local EW = quick and sizes(100, 100000, 10) or sizes(100, 1000000000, 10)
 
-local results = { mm = { host = {}, gpu = {}, gpu_tr = {} }, ew = { host = {}, gpu = {}, gpu_tr = {} } }
-
-for k, n in ipairs(MM) do
-  local a, b = ga.host.ones({ n, n }, "float32"), ga.host.ones({ n, n }, "float32")
-  results.mm.host[k] = timed(function() local c = ga.host.matmul(a, b); c:free() end)
-  if gpu then
-    local da, db = ga.asarray(a), ga.asarray(b)
-    results.mm.gpu[k] = timed(function() local c = ga.matmul(da, db); c:free() end)
-    results.mm.gpu_tr[k] = timed(function()
-      local x, y = ga.asarray(a), ga.asarray(b)
-      local c = ga.matmul(x, y)
-      local h = c:get()
-      x:free(); y:free(); c:free(); h:free()
-    end)
-    da:free(); db:free()
+-- one operation at every size: host, GPU on resident data, GPU with the
+-- inputs going up and the result coming down; shape(n) the inputs' shape,
+-- op(m, a, b) the operation with module m (ga.host or ga)
+local function measure(ns, shape, op)
+  local r = { host = {}, gpu = {}, gpu_tr = {} }
+  for k, n in ipairs(ns) do
+    local a, b = ga.host.ones(shape(n), "float32"), ga.host.ones(shape(n), "float32")
+    r.host[k] = timed(function() op(ga.host, a, b):free() end)
+    if gpu then
+      local da, db = ga.asarray(a), ga.asarray(b)
+      r.gpu[k] = timed(function() op(ga, da, db):free() end)
+      r.gpu_tr[k] = timed(function()
+        local x, y = ga.asarray(a), ga.asarray(b)
+        local c = op(ga, x, y)
+        local h = c:get()
+        x:free(); y:free(); c:free(); h:free()
+      end)
+      da:free(); db:free()
+    end
+    a:free(); b:free()
   end
-  a:free(); b:free()
+  return r
 end
 
-for k, n in ipairs(EW) do
-  local a, b = ga.host.ones(n, "float32"), ga.host.ones(n, "float32")
-  results.ew.host[k] = timed(function() local c = ga.host.add(a, b); c:free() end)
-  if gpu then
-    local da, db = ga.asarray(a), ga.asarray(b)
-    results.ew.gpu[k] = timed(function() local c = ga.add(da, db); c:free() end)
-    results.ew.gpu_tr[k] = timed(function()
-      local x, y = ga.asarray(a), ga.asarray(b)
-      local c = ga.add(x, y)
-      local h = c:get()
-      x:free(); y:free(); c:free(); h:free()
-    end)
-    da:free(); db:free()
-  end
-  a:free(); b:free()
-end
+local results = {
+  mm = measure(MM, function(n) return { n, n } end, function(m, a, b) return m.matmul(a, b) end),
+  ew = measure(EW, function(n) return n end, function(m, a, b) return m.add(a, b) end),
+}
 
 -- the first size where `fast` beats `slow`, interpolated between the two
 -- measured sizes in log-log space; nil when it never does (or always)
@@ -102,15 +95,12 @@ local function crossover(xs, slow, fast)
 end
 
 local function fmt_t(s) return s and ("%.3g ms"):format(s * 1e3) or "-" end
-print(("%-10s %12s %12s %16s"):format("matmul n", "host", "GPU", "GPU + transfers"))
-for k, n in ipairs(MM) do
-  local r = results.mm
-  print(("%-10d %12s %12s %16s"):format(n, fmt_t(r.host[k]), fmt_t(r.gpu[k]), fmt_t(r.gpu_tr[k])))
-end
-print(("%-10s %12s %12s %16s"):format("add n", "host", "GPU", "GPU + transfers"))
-for k, n in ipairs(EW) do
-  local r = results.ew
-  print(("%-10d %12s %12s %16s"):format(n, fmt_t(r.host[k]), fmt_t(r.gpu[k]), fmt_t(r.gpu_tr[k])))
+for _, t in ipairs { { "matmul n", MM, results.mm }, { "add n", EW, results.ew } } do
+  local r = t[3]
+  print(("%-10s %12s %12s %16s"):format(t[1], "host", "GPU", "GPU + transfers"))
+  for k, n in ipairs(t[2]) do
+    print(("%-10d %12s %12s %16s"):format(n, fmt_t(r.host[k]), fmt_t(r.gpu[k]), fmt_t(r.gpu_tr[k])))
+  end
 end
 
 local fig = plot.figure(2)

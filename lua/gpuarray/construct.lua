@@ -15,8 +15,8 @@ local is_array, fail, typename = C.is_array, C.fail, C.typename
 
 local ORDERS = { C = true, F = true, A = true, K = true }
 
--- "C" or "F" for an order name given a source array
-local function resolve(fname, order, x, default)
+-- "C" or "F" for an order name, given the source's flags f
+local function resolve(fname, order, f, default)
   if order == nil then order = default end
   if type(order) ~= "string" or not ORDERS[order:upper()] then
     fail(fname, "order must be 'C', 'F', 'A' or 'K', got %s", type(order) == "string" and "'" .. order .. "'"
@@ -24,7 +24,6 @@ local function resolve(fname, order, x, default)
   end
   order = order:upper()
   if order == "A" or order == "K" then
-    local f = x.flags
     return (f.f_contiguous and not f.c_contiguous) and "F" or "C"
   end
   return order
@@ -32,8 +31,7 @@ end
 
 local function x_flags(x) return x.flags end
 
-local function satisfies(x, order)
-  local f = x.flags
+local function satisfies(f, order)
   return order == "C" and f.c_contiguous or order == "F" and f.f_contiguous
 end
 
@@ -48,12 +46,12 @@ end
 
 -- x:astype(dtype, opts) with opts.order, or x:astype{dtype=, order=, ...}
 local function astype(x, dtype, opts, ...)
-  if not is_array(x) or select("#", ...) > 0 or not pcall(x_flags, x) then   -- its errors (a freed x)
-    return c_astype(x, dtype, opts, ...)
-  end
+  local ok, f = false, nil
+  if is_array(x) and select("#", ...) == 0 then ok, f = pcall(x_flags, x) end
+  if not ok then return c_astype(x, dtype, opts, ...) end   -- its errors (a freed x ...)
   local tbl = type(dtype) == "table" and not is_array(dtype) and dtype or type(opts) == "table" and opts or nil
   local asked = tbl and tbl.order
-  local order = resolve("astype", asked, x, "K")
+  local order = resolve("astype", asked, f, "K")
   if asked ~= nil then
     local rest = {}
     for k, v in pairs(tbl) do if k ~= "order" then rest[k] = v end end
@@ -62,7 +60,7 @@ local function astype(x, dtype, opts, ...)
   if order == "C" or x.ndim < 2 then
     local r = cast(x, dtype, opts)
     -- copy=false gives x itself, which an explicit "C" must not accept
-    if rawequal(r, x) and not satisfies(x, "C") then return c_copy(x) end   -- a C copy
+    if rawequal(r, x) and not satisfies(f, "C") then return c_copy(x) end   -- a C copy
     return r
   end
   -- F: the transpose of a C-ordered cast of the transpose
@@ -75,9 +73,10 @@ end
 -- copy: core.copy (on x's device) or core.host.copy (to the host)
 local function copy_in(fname, copy, x, order, default)
   if not is_array(x) then fail(fname, "expected an array, got %s", typename(x)) end
-  if not pcall(x_flags, x) then return copy(x) end   -- its error (a freed x)
+  local ok, f = pcall(x_flags, x)
+  if not ok then return copy(x) end   -- its error (a freed x)
   if type(order) == "table" then order = order.order end
-  order = resolve(fname, order, x, default)
+  order = resolve(fname, order, f, default)
   if order == "C" or x.ndim < 2 then return copy(x) end
   return copy(x:transpose()):transpose()
 end
@@ -90,14 +89,7 @@ end
 
 local function build(m)
   local F = {}
-  local Gt
-  local function G()
-    if not Gt then
-      local ga = require "gpuarray"
-      Gt = m == core.host and ga.host or ga
-    end
-    return Gt
-  end
+  local G = C.lazy_module(m == core.host)
 
   --- A new array whose values are not initialised, as `cupy.ndarray(shape,
   -- dtype, order=)` (`memptr`/`strides` are not taken here).

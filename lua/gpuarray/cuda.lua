@@ -191,8 +191,10 @@ function HD.mem_info() error("cuda.Device:mem_info: the host has no device memor
 HostDevice = setmetatable({ id = -1 }, HD)
 objects[-1] = HostDevice
 
--- x.device: the array's device object (binding/lga_array.c asks here)
-core._device_objects(setmetatable({}, { __index = function(_, id) return objects[id] or cuda.Device(id) end }))
+-- id -> the device object (-1: the host's), made on first use: x.device
+-- (binding/lga_array.c asks here) and x:to(device) (init.lua)
+core._devices = setmetatable({}, { __index = function(_, id) return objects[id] or cuda.Device(id) end })
+core._device_objects(core._devices)
 
 -- Streams (userdata made in C; methods added here) --------------------------
 

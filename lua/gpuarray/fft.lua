@@ -31,14 +31,7 @@ local C2C, R2C, C2R = 0, 1, 2
 
 local function build(host)
   local F = {}
-  local Gt
-  local function G()
-    if not Gt then
-      local ga = require "gpuarray"
-      Gt = host and ga.host or ga
-    end
-    return Gt
-  end
+  local G = C.lazy_module(host)
 
   -- f(...) (an allocation: zeros, arange ...) with its error, if any, raised
   -- as fname's: "fname: array is too big ...", not "zeros: ..."

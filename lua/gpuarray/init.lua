@@ -263,16 +263,7 @@ end
 -- run fn with device id current (the host: -1)
 local function on_device(id, fn, ...)
   if id == core.get_device() then return fn(...) end
-  return (id < 0 and cuda.Device() or cuda.Device(id)):with(fn, ...)
-end
-local function host_device_with(id, fn, ...)
-  if id >= 0 then return on_device(id, fn, ...) end
-  local prev = core.get_device()
-  core.set_device(-1)
-  local res = table.pack(pcall(fn, ...))
-  core.set_device(prev)
-  if not res[1] then error(res[2], 0) end
-  return table.unpack(res, 2, res.n)
+  return core._devices[id]:with(fn, ...)
 end
 
 for _, m in ipairs { ga, host } do
@@ -285,26 +276,24 @@ for _, m in ipairs { ga, host } do
     end
     return m.stack(parts)
   end
-  m.array = function(obj, dtype)
-    if type(obj) == "table" and getmetatable(obj) == nil and holds_array(obj) then
-      return dtype == nil and stacked(obj) or c_asarray(stacked(obj), dtype)
+  -- the C function, or the stacked levels of a table holding arrays
+  local function taking_arrays(c_fn)
+    return function(obj, dtype)
+      if type(obj) == "table" and getmetatable(obj) == nil and holds_array(obj) then
+        return dtype == nil and stacked(obj) or c_asarray(stacked(obj), dtype)
+      end
+      return c_fn(obj, dtype)
     end
-    return c_array(obj, dtype)
   end
-  local function asarray(obj, dtype)
-    if type(obj) == "table" and getmetatable(obj) == nil and holds_array(obj) then
-      return dtype == nil and stacked(obj) or c_asarray(stacked(obj), dtype)
-    end
-    return c_asarray(obj, dtype)
-  end
-  m.asarray = asarray
+  local asarray = taking_arrays(c_asarray)
+  m.array, m.asarray = taking_arrays(c_array), asarray
   if m == ga then
     -- ga.asarray(x, {device = d}): made on d (CuPy's cupy.asarray under a device)
     m.asarray = function(obj, dtype)
       if type(dtype) == "table" and getmetatable(dtype) == nil and dtype.device ~= nil then
         local id, rest = device_id("asarray", dtype.device), {}
         for k, v in pairs(dtype) do if k ~= "device" then rest[k] = v end end
-        return host_device_with(id, asarray, obj, next(rest) ~= nil and rest or nil)
+        return on_device(id, asarray, obj, next(rest) ~= nil and rest or nil)
       end
       return asarray(obj, dtype)
     end
@@ -322,7 +311,7 @@ end
 -- print(h.device, rawequal(h:to("cpu"), h))   --> <CPU>  true
 function core.ndarray_methods.to(x, device)
   local id = device_id("to", device)
-  return host_device_with(id, core.asarray, x)
+  return on_device(id, core.asarray, x)
 end
 -- tools for users: assertions (numpy.testing's) and timing (cupyx.profiler's)
 ga.testing, host.testing = require "gpuarray.testing", require "gpuarray.testing"

@@ -120,14 +120,7 @@ end
 -- first use
 local function build(m, host)
   local F = {}
-  local Gt
-  local function G()
-    if not Gt then
-      local ga = require "gpuarray"
-      Gt = host and ga.host or ga
-    end
-    return Gt
-  end
+  local G = C.lazy_module(host)
   local function arr(fname, x, what)
     if is_array(x) then return x end
     if type(x) == "table" or type(x) == "number" or type(x) == "boolean" then return G().asarray(x) end

@@ -118,14 +118,7 @@ end
 -- once for ga.host (core.host) ----
 local function build(mk, is_host)
   local R = {}
-  local G   -- the ga or ga.host table (ufuncs), found on first use
-  local function ga_()
-    if not G then
-      local ga = require "gpuarray"
-      G = is_host and ga.host or ga
-    end
-    return G
-  end
+  local ga_ = require("gpuarray.util").lazy_module(is_host)   -- the ga or ga.host table (ufuncs)
 
   local State = {}
   State.__index = State

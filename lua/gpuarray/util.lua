@@ -10,6 +10,20 @@ local C = {}
 
 local function is_array(x) return getmetatable(x) == core.ndarray_mt end
 
+-- A function that returns the ga table (host false) or ga.host (true),
+-- found on its first call: the parts are required while gpuarray's
+-- init.lua is still building that table, so they cannot take it at load.
+function C.lazy_module(host)
+  local t
+  return function()
+    if not t then
+      local ga = require "gpuarray"
+      t = host and ga.host or ga
+    end
+    return t
+  end
+end
+
 function C.fail(fname, fmt, ...) error(fname .. ": " .. string.format(fmt, ...), 0) end
 local fail = C.fail
 C.is_array = is_array

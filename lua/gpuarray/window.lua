@@ -9,14 +9,7 @@ local fail, typename = C.fail, C.typename
 
 local function build(host)
   local W = {}
-  local Gt
-  local function G()
-    if not Gt then
-      local ga = require "gpuarray"
-      Gt = host and ga.host or ga
-    end
-    return Gt
-  end
+  local G = C.lazy_module(host)
 
   local function len_of(fname, M)
     local m = type(M) == "number" and math.tointeger(M)
