@@ -413,4 +413,23 @@ section({ "fft_c64_2p24_ms", "rfft_f32_2p24_ms", "fft2_c64_4096_ms", "fft_batche
   put("host_fft_c128_2p20_ms", (clock() - t) / 3 * 1e3)
 end)
 
+-- Later issues' sections live in bench/parts/<topic>.lua, one file each, so
+-- that they never edit this file: each returns function(b), where b holds
+-- this script's helpers.
+do
+  local b = { ga = ga, cuda = cuda, put = put, section = section, gpu_ms = gpu_ms,
+              wall_us = wall_us, sync = sync, clock = clock, QUICK = QUICK,
+              interpreter = interpreter, shq = shq }
+  local dir = (arg and arg[0] or "bench/run.lua"):match("^(.*)/[^/]*$") or "."
+  local ls = io.popen("ls " .. shq(dir .. "/parts") .. " 2>/dev/null")
+  local files = {}
+  for f in ls:lines() do if f:match("%.lua$") then files[#files + 1] = f end end
+  ls:close()
+  table.sort(files)
+  for _, f in ipairs(files) do
+    local part, err = loadfile(dir .. "/parts/" .. f)
+    if not part then errors[f] = err else part()(b) end
+  end
+end
+
 emit()
