@@ -11,6 +11,7 @@
 #include "base/ga_pool.h"
 #include "base/ga_scratch.h"
 #include "base/ga_raw.h"
+#include "base/ga_linalg_call.h"
 #include <stddef.h>
 
 typedef struct ga_backend {
@@ -89,6 +90,11 @@ typedef struct ga_backend {
   const char *(*redk_blame)(const char *source, const char *log);
   int (*compile)(const char *source, const char *name, int arch, const char *const *extra, int nextra,
                  char **image, size_t *size, int *is_ptx);
+
+  /* ---- dense solvers (issue 14): one LAPACK-style routine over a batch
+   * of column-major matrices (base/ga_linalg_call.h); host: OpenBLAS's
+   * LAPACK, CUDA: cuSOLVER (dlopen) and cuBLAS's batched LU ---- */
+  int (*lapack)(const ga_la_call *c);
 } ga_backend;
 
 extern const ga_backend ga_host_backend;

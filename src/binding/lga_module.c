@@ -37,6 +37,7 @@ static int state_gc(lua_State *L) {
  * The array comes first (every other part uses its metatable), shape after
  * create (it uses module.host), ops after array (the rows' metamethods and
  * method aliases go into the ndarray's tables). */
+void lga_open_linalg(lua_State *L);   /* binding/lga_linalg.c */
 static const struct {
   const char *name;
   void (*open)(lua_State *L);
@@ -53,6 +54,7 @@ static const struct {
   {"ranges", lga_open_ranges},
   {"files", lga_open_files},
   {"fft", lga_open_fft},
+  {"linalg", lga_open_linalg},
   {"testhooks", lga_open_testhooks},
 };
 

@@ -2,6 +2,7 @@
  * No kernel sources and no user kernels here: those slots are NULL. */
 #include "base/ga_backend.h"
 #include "host/ga_host.h"
+#include "host/ga_host_lapack.h"
 #include <string.h>
 
 static int nz_count(const ga_nz_call *c, int64_t *count, ga_scratch *scratch) {
@@ -67,4 +68,5 @@ const ga_backend ga_host_backend = {
   .pool = pool,
   .memcpy = copy,
   .flush = flush,
+  .lapack = ga_host_lapack,   /* host/ga_host_lapack.c */
 };
