@@ -95,6 +95,9 @@ typedef struct ga_backend {
    * of column-major matrices (base/ga_linalg_call.h); host: OpenBLAS's
    * LAPACK, CUDA: cuSOLVER (dlopen) and cuBLAS's batched LU ---- */
   int (*lapack)(const ga_la_call *c);
+  /* the solvers' kernel text (which: 0 pointer arrays, 1 batched Jacobi),
+   * for the specs' NVRTC check; NULL on the host */
+  char *(*linalg_source)(int which, int dtype, int n);
 } ga_backend;
 
 extern const ga_backend ga_host_backend;

@@ -10,6 +10,8 @@
 #include "binding/lga_core.h"
 #include "core/ga_backend.h"
 #include "core/ga_linalg.h"
+#include "base/ga_dtype.h"
+#include <stdlib.h>
 
 static ga_array *opt_array(lua_State *L, int idx, const char *fname) {
   if (lua_isnoneornil(L, idx) || (lua_isboolean(L, idx) && !lua_toboolean(L, idx))) return NULL;
@@ -43,9 +45,47 @@ static int l_lapack(lua_State *L) {
   return 1;
 }
 
+/* core._linalg_source(which, dtype, n) -> the CUDA source of a solver
+ * kernel (which: 0 pointer arrays, 1 batched Jacobi); core._compile_linalg
+ * (which, dtype, n, arch) -> bytes of its image: the specs compile every
+ * kernel with NVRTC, no GPU needed */
+static char *linalg_source(lua_State *L, const char *fname) {
+  const ga_backend *be = ga_backend_of(GA_GPU_KIND);
+  int which = (int)luaL_checkinteger(L, 1);
+  int dt = lga_opt_dtype(L, 2, fname, GA_FLOAT32);
+  int n = (int)luaL_optinteger(L, 3, 8);
+  char *src = be->linalg_source ? be->linalg_source(which, dt, n) : NULL;
+  if (!src) lga_errorf(L, fname, "no solver kernel %d for %s n=%d", which, ga_dtypes[dt].name, n);
+  return src;
+}
+
+static int l_linalg_source(lua_State *L) {
+  char *src = linalg_source(L, "_linalg_source");
+  lua_pushstring(L, src);
+  free(src);
+  return 1;
+}
+
+static int l_compile_linalg(lua_State *L) {
+  char *src = linalg_source(L, "_compile_linalg");
+  static const char *const names[] = {"ga_la_ptrs", "ga_jacobi"};
+  int which = (int)luaL_checkinteger(L, 1);
+  char *image;
+  size_t size;
+  int is_ptx;
+  int rc = ga_compile(src, names[which == 1], (int)luaL_optinteger(L, 4, 90), NULL, 0, &image, &size, &is_ptx);
+  lua_pushstring(L, src);
+  free(src);
+  if (rc) return lga_fail_compile(L, "_compile_linalg", lua_tostring(L, -1));
+  free(image);
+  lua_pushinteger(L, (lua_Integer)size);
+  return 1;
+}
+
 void lga_open_linalg(lua_State *L) {
   int mod = lua_gettop(L);
-  static const luaL_Reg fns[] = {{"_lapack", l_lapack}, {NULL, NULL}};
+  static const luaL_Reg fns[] = {{"_lapack", l_lapack}, {"_linalg_source", l_linalg_source},
+                                 {"_compile_linalg", l_compile_linalg}, {NULL, NULL}};
   lga_setfuncs(L, fns, mod);
   lua_settop(L, mod);
 }

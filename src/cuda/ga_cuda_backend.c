@@ -3,6 +3,7 @@
 #include "cuda/ga_cuda.h"
 #include "cuda/ga_cuda_kernel.h"
 #include "cuda/ga_cuda_raw.h"
+#include "cuda/ga_cuda_solver.h"
 
 /* an empty selection launches nothing (the host still checks the indices) */
 static int gather(const ga_gather_call *c) { return c->adv->size == 0 ? GA_OK : ga_cuda_gather(c); }
@@ -51,4 +52,6 @@ const ga_backend ga_cuda_backend = {
   .rand_source = ga_cuda_rand_source,
   .redk_blame = ga_cuda_redk_blame,
   .compile = ga_cuda_compile_opts,
+  .lapack = ga_cuda_lapack,                 /* cuda/ga_cuda_solver.c */
+  .linalg_source = ga_cuda_linalg_source,
 };

@@ -1,0 +1,383 @@
+/* The CUDA backend's dense solvers (the `lapack` slot): cuSOLVER, opened
+ * with dlopen on first use (libcusolver.so.12; the module does not link
+ * it), and cuBLAS's batched LU for stacks of small systems.
+ *
+ * - One cuSOLVER handle and one cuBLAS handle per device, created on first
+ *   use and kept; a call takes the device's lock, sets the handles' stream
+ *   to the caller's, and queues its work there.  Nothing synchronises: the
+ *   info flags stay on the device (the core reads them when asked).
+ * - Workspaces come from the device's memory pool (base/ga_scratch.h) and
+ *   go back when the call has queued its work (the pool is stream-ordered).
+ * - Batches: cuBLAS getrfBatched/getrsBatched (n <= 64), cuSOLVER
+ *   potrfBatched, syevjBatched (n <= 32), gesvdjBatched (m, n <= 32); any
+ *   other batch is one launch sequence per matrix queued on the stream with
+ *   one shared workspace (no host round trip between matrices).
+ * - The pointer arrays the batched routines take are filled on the device
+ *   by a small kernel (kernels/ga_linalg.cuh): no host copy to wait on. */
+#include "cuda/ga_cuda.h"
+#include "cuda/ga_cuda_internal.h"
+#include "cuda/ga_cuda_kernel.h"
+#include "cuda/ga_cuda_solver.h"
+#include "base/ga_dtype.h"
+#include "base/ga_error.h"
+#include "base/ga_scratch.h"
+#include <cublas_v2.h>
+#include <cusolverDn.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char ga_kernel_ga_linalg[];
+
+/* our kernel family (ga_cuda_kernel.h numbers the others from 1 up) */
+#define GA_KFAM_LINALG 0xA1
+
+/* ---- cuSOLVER through dlopen ----
+ * One pointer per routine, typed as its float (S) version: the D, C and Z
+ * versions differ only in pointer types, so the same type calls all four
+ * (index 0 S, 1 D, 2 C, 3 Z). */
+#define T4(name) __typeof__(&cusolverDnS##name) name[4]
+static struct {
+  cusolverStatus_t (*create)(cusolverDnHandle_t *);
+  cusolverStatus_t (*set_stream)(cusolverDnHandle_t, cudaStream_t);
+  cusolverStatus_t (*create_syevj)(syevjInfo_t *);
+  cusolverStatus_t (*create_gesvdj)(gesvdjInfo_t *);
+  T4(getrf_bufferSize); T4(getrf); T4(getrs);
+  T4(potrf_bufferSize); T4(potrf); T4(potrfBatched);
+  T4(geqrf_bufferSize); T4(geqrf); T4(orgqr_bufferSize); T4(orgqr);
+  T4(syevd_bufferSize); T4(syevd); T4(syevjBatched_bufferSize); T4(syevjBatched);
+  T4(gesvd_bufferSize); T4(gesvd); T4(gesvdjBatched_bufferSize); T4(gesvdjBatched);
+} F;
+static int loaded;            /* 1 ok, -1 failed (message in load_msg) */
+static char load_msg[512];
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+
+static void *sym(void *h, const char *name, int *ok) {
+  void *p = dlsym(h, name);
+  if (!p && *ok) {
+    *ok = 0;
+    snprintf(load_msg, sizeof load_msg, "cuSOLVER: the library lacks %s (a cuSOLVER of CUDA 11 or newer is needed)", name);
+  }
+  return p;
+}
+
+static void load(void) {
+  static const char *const names[] = {"libcusolver.so.12", "libcusolver.so.11", "libcusolver.so",
+                                      "/usr/local/cuda/lib64/libcusolver.so.12"};
+  void *h = NULL;
+  for (size_t i = 0; i < sizeof names / sizeof names[0] && !h; i++) h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char *e = dlerror();
+    snprintf(load_msg, sizeof load_msg,
+             "cuSOLVER could not be loaded (%s); install CUDA's cuSOLVER (libcusolver.so.12) or add its folder to "
+             "LD_LIBRARY_PATH", e ? e : "libcusolver.so.12 not found");
+    loaded = -1;
+    return;
+  }
+  int ok = 1;
+  char n[96];
+  *(void **)&F.create = sym(h, "cusolverDnCreate", &ok);
+  *(void **)&F.set_stream = sym(h, "cusolverDnSetStream", &ok);
+  *(void **)&F.create_syevj = sym(h, "cusolverDnCreateSyevjInfo", &ok);
+  *(void **)&F.create_gesvdj = sym(h, "cusolverDnCreateGesvdjInfo", &ok);
+  static const char P[4] = {'S', 'D', 'C', 'Z'};
+  for (int t = 0; t < 4; t++) {
+    int cx = t >= 2;
+#define L1(field, real, cplx) \
+    (snprintf(n, sizeof n, "cusolverDn%c%s", P[t], cx ? (cplx) : (real)), *(void **)&F.field[t] = sym(h, n, &ok))
+    L1(getrf_bufferSize, "getrf_bufferSize", "getrf_bufferSize");
+    L1(getrf, "getrf", "getrf");
+    L1(getrs, "getrs", "getrs");
+    L1(potrf_bufferSize, "potrf_bufferSize", "potrf_bufferSize");
+    L1(potrf, "potrf", "potrf");
+    L1(potrfBatched, "potrfBatched", "potrfBatched");
+    L1(geqrf_bufferSize, "geqrf_bufferSize", "geqrf_bufferSize");
+    L1(geqrf, "geqrf", "geqrf");
+    L1(orgqr_bufferSize, "orgqr_bufferSize", "ungqr_bufferSize");
+    L1(orgqr, "orgqr", "ungqr");
+    L1(syevd_bufferSize, "syevd_bufferSize", "heevd_bufferSize");
+    L1(syevd, "syevd", "heevd");
+    L1(syevjBatched_bufferSize, "syevjBatched_bufferSize", "heevjBatched_bufferSize");
+    L1(syevjBatched, "syevjBatched", "heevjBatched");
+    L1(gesvd_bufferSize, "gesvd_bufferSize", "gesvd_bufferSize");
+    L1(gesvd, "gesvd", "gesvd");
+    L1(gesvdjBatched_bufferSize, "gesvdjBatched_bufferSize", "gesvdjBatched_bufferSize");
+    L1(gesvdjBatched, "gesvdjBatched", "gesvdjBatched");
+#undef L1
+  }
+  loaded = ok ? 1 : -1;
+}
+
+static const char *solver_msg(cusolverStatus_t s) {
+  switch (s) {
+  case CUSOLVER_STATUS_SUCCESS: return "success";
+  case CUSOLVER_STATUS_NOT_INITIALIZED: return "the library was not initialized (CUSOLVER_STATUS_NOT_INITIALIZED)";
+  case CUSOLVER_STATUS_ALLOC_FAILED: return "resource allocation failed (CUSOLVER_STATUS_ALLOC_FAILED)";
+  case CUSOLVER_STATUS_INVALID_VALUE: return "an invalid parameter was passed (CUSOLVER_STATUS_INVALID_VALUE)";
+  case CUSOLVER_STATUS_ARCH_MISMATCH: return "the device lacks a required feature (CUSOLVER_STATUS_ARCH_MISMATCH)";
+  case CUSOLVER_STATUS_EXECUTION_FAILED: return "the GPU program failed to execute (CUSOLVER_STATUS_EXECUTION_FAILED)";
+  case CUSOLVER_STATUS_INTERNAL_ERROR: return "an internal operation failed (CUSOLVER_STATUS_INTERNAL_ERROR)";
+  case CUSOLVER_STATUS_NOT_SUPPORTED: return "the parameters are not supported (CUSOLVER_STATUS_NOT_SUPPORTED)";
+  default: return "unknown cuSOLVER status";
+  }
+}
+static int serr(cusolverStatus_t s, const char *what) {
+  if (s == CUSOLVER_STATUS_ALLOC_FAILED) return ga_err(GA_ENOMEM, "cuSOLVER error in %s: %s", what, solver_msg(s));
+  return ga_err(GA_EBLAS, "cuSOLVER error in %s: %s", what, solver_msg(s));
+}
+static int berr(cublasStatus_t s, const char *what) {
+  return ga_err(GA_EBLAS, "cuBLAS error in %s: %s", what, cublasGetStatusString(s));
+}
+#define SOK(call, what) do { cusolverStatus_t s_ = (call); if (s_ != CUSOLVER_STATUS_SUCCESS) { rc = serr(s_, what); goto done; } } while (0)
+#define BOK(call, what) do { cublasStatus_t s_ = (call); if (s_ != CUBLAS_STATUS_SUCCESS) { rc = berr(s_, what); goto done; } } while (0)
+
+/* element offset of a batch buffer, as the void * the routines take */
+#define AT(p, off) ((void *)((char *)(p) + (off)))
+
+/* ---- per-device state ---- */
+typedef struct dev_state {
+  pthread_mutex_t lock;
+  cusolverDnHandle_t sh;
+  cublasHandle_t bh;
+  syevjInfo_t syevj;
+  gesvdjInfo_t gesvdj;
+} dev_state;
+static dev_state devs[GA_MAX_DEVICES];
+static pthread_once_t lock_once = PTHREAD_ONCE_INIT;
+static void init_locks(void) {
+  for (int i = 0; i < GA_MAX_DEVICES; i++) pthread_mutex_init(&devs[i].lock, NULL);
+}
+
+/* under the lock, device current */
+static int handles(int dev) {
+  dev_state *d = &devs[dev];
+  if (!d->sh) {
+    cusolverStatus_t s = F.create(&d->sh);
+    if (s != CUSOLVER_STATUS_SUCCESS) {
+      d->sh = NULL;
+      return serr(s, "cusolverDnCreate");
+    }
+  }
+  if (!d->bh) {
+    cublasStatus_t s = cublasCreate(&d->bh);
+    if (s != CUBLAS_STATUS_SUCCESS) {
+      d->bh = NULL;
+      return berr(s, "cublasCreate");
+    }
+  }
+  if (!d->syevj) {
+    cusolverStatus_t s = F.create_syevj(&d->syevj);
+    if (s != CUSOLVER_STATUS_SUCCESS) {
+      d->syevj = NULL;
+      return serr(s, "cusolverDnCreateSyevjInfo");
+    }
+  }
+  if (!d->gesvdj) {
+    cusolverStatus_t s = F.create_gesvdj(&d->gesvdj);
+    if (s != CUSOLVER_STATUS_SUCCESS) {
+      d->gesvdj = NULL;
+      return serr(s, "cusolverDnCreateGesvdjInfo");
+    }
+  }
+  return GA_OK;
+}
+
+static int type_index(int dt) {
+  switch (dt) {
+  case GA_FLOAT32: return 0;
+  case GA_FLOAT64: return 1;
+  case GA_COMPLEX64: return 2;
+  case GA_COMPLEX128: return 3;
+  default: return -1;
+  }
+}
+static const size_t ISZ[4] = {4, 8, 8, 16};
+static const size_t RSZ[4] = {4, 8, 4, 8};
+
+/* ---- the pointer arrays ---- */
+static char *ptrs_source(const void *ud) {
+  (void)ud;
+  size_t n = strlen(ga_kernel_ga_linalg) + 1;
+  char *s = malloc(n);
+  if (s) memcpy(s, ga_kernel_ga_linalg, n);
+  return s;
+}
+
+char *ga_cuda_linalg_source(int which, int dtype, int n) {
+  (void)dtype, (void)n;
+  if (which != 0) return NULL;
+  return ptrs_source(NULL);
+}
+
+/* out (scratch of 8 * n or 16 * n bytes) = {b0 + i * s0} then, when b1,
+ * {b1 + i * s1} */
+static int ptr_arrays(int dev, void *stream, int n, char *b0, size_t s0, char *b1, size_t s1, ga_scratch *out) {
+  int rc = ga_scratch_get(ga_cuda_pool(dev), (size_t)n * sizeof(void *) * (b1 ? 2 : 1), stream, out);
+  if (rc) return rc;
+  ga_kkey key;
+  ga_kpack p;
+  ga_kpack_init(&p, &key, GA_KFAM_LINALG);
+  ga_kpack_put(&p, 0, 4);
+  void *kernel;
+  if ((rc = ga_cuda_kernel_get(dev, &key, "ga_la_ptrs", ptrs_source, NULL, &kernel))) return rc;
+  long long ls0 = (long long)s0, ls1 = (long long)s1;
+  void *optr = out->ptr;
+  void *args[6] = {&optr, &b0, &ls0, &b1, &ls1, &n};
+  return ga_cuda_launch_now(kernel, (unsigned)((n + 255) / 256), 256, 0, stream, args);
+}
+
+/* a workspace of `elems` elements of `isz` bytes (at least one) */
+static int work(int dev, void *stream, int64_t elems, size_t isz, ga_scratch *w) {
+  if (elems < 1) elems = 1;
+  if ((uint64_t)elems > SIZE_MAX / 2 / isz) return ga_err(GA_ENOMEM, "solver workspace too big");
+  return ga_scratch_get(ga_cuda_pool(dev), (size_t)elems * isz, stream, w);
+}
+
+int ga_cuda_lapack(const ga_la_call *c) {
+  int t = type_index(c->dtype);
+  if (t < 0) return ga_err(GA_ETYPE, "cuSOLVER takes float32, float64, complex64 or complex128, got %s",
+                           ga_dtypes[c->dtype].name);
+  if (c->op == GA_LA_GEEV) return ga_err(GA_EDEVICE, "the GPU has no general eigensolver (eig runs on the host)");
+  if (c->m > INT_MAX || c->n > INT_MAX || c->k > INT_MAX || c->batch > INT_MAX)
+    return ga_err(GA_EINVAL, "matrix dimensions exceed cuSOLVER's 32-bit limit");
+  int dev = c->device, rc = ga_cuda_set_device(dev);
+  if (rc) return rc;
+  if (dev < 0 || dev >= GA_MAX_DEVICES) return ga_err(GA_EDEVICE, "no CUDA device %d", dev);
+  pthread_once(&load_once, load);
+  if (loaded < 0) return ga_err(GA_EDEVICE, "%s", load_msg);
+  if ((rc = ga_cuda_flush(dev))) return rc;   /* solver work goes after queued kernels */
+  pthread_once(&lock_once, init_locks);
+  dev_state *d = &devs[dev];
+  pthread_mutex_lock(&d->lock);
+  ga_scratch w = {0}, pa = {0};
+  int m = (int)c->m, n = (int)c->n, k = (int)c->k, nb = (int)c->batch, lda = m > 1 ? m : 1, lw = 0;
+  size_t isz = ISZ[t], rsz = RSZ[t], astep = (size_t)c->m * (size_t)c->n * isz;
+  char *a = c->a;
+  cudaStream_t st = (cudaStream_t)c->stream;
+  if ((rc = handles(dev))) goto done;
+  cusolverDnHandle_t h = d->sh;
+  SOK(F.set_stream(h, st), "cusolverDnSetStream");
+  BOK(cublasSetStream(d->bh, st), "cublasSetStream");
+  switch (c->op) {
+  case GA_LA_GETRF:
+    if (nb > 1 && n <= 64) {
+      if ((rc = ptr_arrays(dev, c->stream, nb, a, astep, NULL, 0, &pa))) goto done;
+      void *A = pa.ptr;
+      cublasStatus_t s;
+      switch (t) {
+      case 0: s = cublasSgetrfBatched(d->bh, n, A, lda, c->ipiv, c->info, nb); break;
+      case 1: s = cublasDgetrfBatched(d->bh, n, A, lda, c->ipiv, c->info, nb); break;
+      case 2: s = cublasCgetrfBatched(d->bh, n, A, lda, c->ipiv, c->info, nb); break;
+      default: s = cublasZgetrfBatched(d->bh, n, A, lda, c->ipiv, c->info, nb); break;
+      }
+      BOK(s, "getrfBatched");
+    } else {
+      SOK(F.getrf_bufferSize[t](h, n, n, (void *)a, lda, &lw), "getrf_bufferSize");
+      if ((rc = work(dev, c->stream, lw, isz, &w))) goto done;
+      for (int i = 0; i < nb; i++)
+        SOK(F.getrf[t](h, n, n, (void *)(a + i * astep), lda, w.ptr, c->ipiv + (size_t)i * n, c->info + i), "getrf");
+    }
+    break;
+  case GA_LA_GETRS: {
+    cublasOperation_t tr = c->flag == 0 ? CUBLAS_OP_N : c->flag == 1 ? CUBLAS_OP_T : CUBLAS_OP_C;
+    size_t bstep = (size_t)n * (size_t)k * isz;
+    int ldb = n > 1 ? n : 1;
+    if (nb > 1 && n <= 64) {
+      if ((rc = ptr_arrays(dev, c->stream, nb, a, astep, c->b, bstep, &pa))) goto done;
+      void **A = pa.ptr, **B = (void **)pa.ptr + nb;
+      int hinfo = 0;
+      /* getrsBatched's info is a host int (argument checks only) */
+      cudaMemsetAsync(c->info, 0, (size_t)nb * sizeof(int32_t), st);
+      cublasStatus_t s;
+      switch (t) {
+      case 0: s = cublasSgetrsBatched(d->bh, tr, n, k, (const float *const *)A, lda, c->ipiv, (float *const *)B, ldb, &hinfo, nb); break;
+      case 1: s = cublasDgetrsBatched(d->bh, tr, n, k, (const double *const *)A, lda, c->ipiv, (double *const *)B, ldb, &hinfo, nb); break;
+      case 2: s = cublasCgetrsBatched(d->bh, tr, n, k, (const cuComplex *const *)A, lda, c->ipiv, (cuComplex *const *)B, ldb, &hinfo, nb); break;
+      default: s = cublasZgetrsBatched(d->bh, tr, n, k, (const cuDoubleComplex *const *)A, lda, c->ipiv, (cuDoubleComplex *const *)B, ldb, &hinfo, nb); break;
+      }
+      BOK(s, "getrsBatched");
+      if (hinfo < 0) { rc = ga_err(GA_EINTERNAL, "getrsBatched rejected its argument %d", -hinfo); goto done; }
+    } else {
+      for (int i = 0; i < nb; i++)
+        SOK(F.getrs[t](h, tr, n, k, (void *)(a + i * astep), lda, c->ipiv + (size_t)i * n, AT(c->b, i * bstep),
+                       ldb, c->info + i), "getrs");
+    }
+    break;
+  }
+  case GA_LA_POTRF: {
+    cublasFillMode_t ul = c->uplo ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+    if (nb > 1) {
+      if ((rc = ptr_arrays(dev, c->stream, nb, a, astep, NULL, 0, &pa))) goto done;
+      SOK(F.potrfBatched[t](h, ul, n, pa.ptr, lda, c->info, nb), "potrfBatched");
+    } else {
+      SOK(F.potrf_bufferSize[t](h, ul, n, (void *)a, lda, &lw), "potrf_bufferSize");
+      if ((rc = work(dev, c->stream, lw, isz, &w))) goto done;
+      SOK(F.potrf[t](h, ul, n, (void *)a, lda, w.ptr, lw, c->info), "potrf");
+    }
+    break;
+  }
+  case GA_LA_GEQRF: {
+    int kk = m < n ? m : n;
+    SOK(F.geqrf_bufferSize[t](h, m, n, (void *)a, lda, &lw), "geqrf_bufferSize");
+    if ((rc = work(dev, c->stream, lw, isz, &w))) goto done;
+    for (int i = 0; i < nb; i++)
+      SOK(F.geqrf[t](h, m, n, (void *)(a + i * astep), lda, AT(c->b, (size_t)i * kk * isz), w.ptr, lw, c->info + i),
+          "geqrf");
+    break;
+  }
+  case GA_LA_ORGQR:
+    SOK(F.orgqr_bufferSize[t](h, m, n, k, (void *)a, lda, c->b, &lw), "orgqr_bufferSize");
+    if ((rc = work(dev, c->stream, lw, isz, &w))) goto done;
+    for (int i = 0; i < nb; i++)
+      SOK(F.orgqr[t](h, m, n, k, (void *)(a + i * astep), lda, AT(c->b, (size_t)i * k * isz), w.ptr, lw,
+                     c->info + i), "orgqr");
+    break;
+  case GA_LA_SYEVD: {
+    cusolverEigMode_t jz = c->flag ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+    cublasFillMode_t ul = c->uplo ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+    if (nb > 1 && n <= 32) {
+      SOK(F.syevjBatched_bufferSize[t](h, jz, ul, n, (void *)a, lda, c->b, &lw, d->syevj, nb), "syevjBatched_bufferSize");
+      if ((rc = work(dev, c->stream, lw, isz, &w))) goto done;
+      SOK(F.syevjBatched[t](h, jz, ul, n, (void *)a, lda, c->b, w.ptr, lw, c->info, d->syevj, nb), "syevjBatched");
+    } else {
+      SOK(F.syevd_bufferSize[t](h, jz, ul, n, (void *)a, lda, c->b, &lw), "syevd_bufferSize");
+      if ((rc = work(dev, c->stream, lw, isz, &w))) goto done;
+      for (int i = 0; i < nb; i++)
+        SOK(F.syevd[t](h, jz, ul, n, (void *)(a + i * astep), lda, AT(c->b, (size_t)i * n * rsz), w.ptr, lw,
+                       c->info + i), "syevd");
+    }
+    break;
+  }
+  case GA_LA_GESVD: {
+    signed char job = c->flag == 0 ? 'N' : c->flag == 1 ? 'S' : 'A';
+    int ucols = c->flag == 2 ? m : n, ldu = lda, ldvt = n > 1 ? n : 1;
+    size_t ustep = (size_t)m * ucols * isz, vstep = (size_t)n * n * isz;
+    SOK(F.gesvd_bufferSize[t](h, m, n, &lw), "gesvd_bufferSize");
+    if ((rc = work(dev, c->stream, lw, isz, &w))) goto done;
+    for (int i = 0; i < nb; i++)
+      SOK(F.gesvd[t](h, job, job, m, n, (void *)(a + i * astep), lda, AT(c->b, (size_t)i * n * rsz),
+                     c->flag ? AT(c->u, i * ustep) : NULL, ldu, c->flag ? AT(c->vt, i * vstep) : NULL, ldvt,
+                     w.ptr, lw, NULL, c->info + i), "gesvd");
+    break;
+  }
+  case GA_LA_GESVDJ: {
+    int ldv = n > 1 ? n : 1;
+    SOK(F.gesvdjBatched_bufferSize[t](h, CUSOLVER_EIG_MODE_VECTOR, m, n, (void *)a, lda, c->b, c->u, lda, c->vt, ldv,
+                                      &lw, d->gesvdj, nb), "gesvdjBatched_bufferSize");
+    if ((rc = work(dev, c->stream, lw, isz, &w))) goto done;
+    SOK(F.gesvdjBatched[t](h, CUSOLVER_EIG_MODE_VECTOR, m, n, (void *)a, lda, c->b, c->u, lda, c->vt, ldv, w.ptr, lw,
+                           c->info, d->gesvdj, nb), "gesvdjBatched");
+    break;
+  }
+  default:
+    rc = ga_err(GA_EINVAL, "the GPU has no solver routine %d", c->op);
+  }
+done:
+  ga_scratch_put(&w);
+  ga_scratch_put(&pa);
+  pthread_mutex_unlock(&d->lock);
+  return rc;
+}
