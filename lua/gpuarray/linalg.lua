@@ -37,8 +37,9 @@ local REAL = { float32 = "float32", float64 = "float64", complex64 = "float32", 
 local CPLX = { float32 = "complex64", float64 = "complex128", complex64 = "complex64", complex128 = "complex128" }
 local EPS = { float32 = 1.1920928955078125e-07, float64 = 2.220446049250313e-16 }
 
-local function build(host)
-  local L = {}
+-- the functions go into L (ga.linalg or ga.host.linalg, which reduce.lua
+-- created with norm); polyfit and roots into P (ga or ga.host)
+local function build(host, L, P)
   local G = C.lazy_module(host)
 
   local function arr(fname, x)
@@ -381,11 +382,248 @@ local function build(host)
     return svd("svdvals", a, false, false, o.check)
   end
 
+  -- eig, eigvals ----------------------------------------------------------
+  local function eig(fname, a, vectors, check)
+    a = matrix(fname, a, true)
+    local M = G()
+    if a.device.id >= 0 then
+      -- no general eigensolver on the GPU: LAPACK on a host copy, and back
+      local hl = require("gpuarray").host.linalg
+      local w, v = hl[fname](M.asnumpy(a), { check = check })
+      return M.asarray(w), v and M.asarray(v) or nil
+    end
+    local n, batch = a.shape[a.ndim], batch_of(a)
+    local A = fresh(a, true)                                   -- column-major a
+    local w = M.zeros(concat(batch, n), CPLX[a.dtype])
+    local v = vectors and M.zeros(concat(batch, n, n), CPLX[a.dtype]) or nil
+    if lapack(fname, GEEV, A, { b = w, u = v, flag = vectors and 1 or 0, check = check }) ~= 0 then
+      fail(fname, "Eigenvalues did not converge")
+    end
+    if v then v = v:swapaxes(-1, -2) end
+    -- real input with real eigenvalues: real results (NumPy)
+    if not is_complex(a.dtype) and not M.any(M.imag(w)):item() then
+      w = M.real(w):copy()
+      if v then v = M.real(v):copy() end
+    end
+    if vectors then return w, v end
+    return w
+  end
+  function L.eig(a, ...)
+    local o = args("eig", {}, ...)
+    return eig("eig", a, true, o.check)
+  end
+  function L.eigvals(a, ...)
+    local o = args("eigvals", {}, ...)
+    return eig("eigvals", a, false, o.check)
+  end
+
+  -- lstsq, pinv, matrix_rank, cond ------------------------------------------
+  function L.lstsq(a, b, ...)
+    local fname = "lstsq"
+    local o = args(fname, { "rcond" }, ...)
+    a, b = arr(fname, a), arr(fname, b)
+    if a.ndim ~= 2 then fail(fname, "%d-dimensional array given. Array must be two-dimensional", a.ndim) end
+    if b.ndim ~= 1 and b.ndim ~= 2 then
+      fail(fname, "%d-dimensional array given. Array must be one or two-dimensional", b.ndim)
+    end
+    local M = G()
+    local m, n = a.shape[1], a.shape[2]
+    if b.shape[1] ~= m then fail(fname, "Incompatible dimensions") end
+    local dt = solve_dtype(fname, M.result_type(a, b))
+    a, b = a:astype(dt), b:astype(dt)
+    local rdt = REAL[dt]
+    local rcond = o.rcond
+    if rcond == nil or rcond == -1 then rcond = EPS[rdt] * math.max(m, n) end
+    local vec = b.ndim == 1
+    local B = vec and b:reshape { m, 1 } or b
+    local nrhs = B.shape[2]
+    local u, s, vh = svd(fname, a, false, true, o.check)
+    local x, rank
+    if math.min(m, n) == 0 then
+      x, rank = M.zeros({ n, nrhs }, dt), 0
+    else
+      local cutoff = M.max(s) * rcond
+      local big = M.greater(s, cutoff)
+      local sinv = M.where(big, 1 / M.where(big, s, 1), 0):astype(dt)
+      x = mm(H(vh), M.expand_dims(sinv, -1) * mm(H(u), B))
+      rank = M.count_nonzero(big):item()
+    end
+    local resid
+    if rank == n and m > n then
+      local r = B - mm(a, x)
+      resid = M.sum(M.absolute(r) ^ 2, 1):astype(rdt)
+    else
+      resid = M.zeros({ 0 }, rdt)
+    end
+    if vec then x = x:reshape { n } end
+    return x, resid, rank, s
+  end
+
+  function L.pinv(a, ...)
+    local fname = "pinv"
+    local o = args(fname, { "rcond", "hermitian", "rtol" }, ...)
+    a = matrix(fname, a)
+    local M = G()
+    local m, n, batch = a.shape[a.ndim - 1], a.shape[a.ndim], batch_of(a)
+    if m == 0 or n == 0 then return M.zeros(concat(batch, n, m), a.dtype) end
+    local rcond = o.rcond
+    if rcond == nil then
+      if o.rtol ~= nil then rcond = o.rtol else rcond = 1e-15 end
+    end
+    if is_array(rcond) then rcond = M.expand_dims(rcond, -1) end
+    local u, s, vh = svd(fname, a, false, true, o.check)
+    local cutoff = M.max(s, { axis = -1, keepdims = true }) * rcond
+    local big = M.greater(s, cutoff)
+    local sinv = M.where(big, 1 / M.where(big, s, 1), 0):astype(a.dtype)
+    return mm(H(vh) * M.expand_dims(sinv, -2), H(u))
+  end
+
+  function L.matrix_rank(A, ...)
+    local fname = "matrix_rank"
+    local o = args(fname, { "tol", "hermitian", "rtol" }, ...)
+    A = arr(fname, A)
+    local M = G()
+    if A.ndim < 2 then return M.any(M.not_equal(A, 0)):astype("int64") end
+    A = matrix(fname, A)
+    local m, n = A.shape[A.ndim - 1], A.shape[A.ndim]
+    local S = svd(fname, A, false, false, o.check)
+    local tol = o.tol
+    if tol == nil then
+      local rtol = o.rtol or EPS[REAL[A.dtype]] * math.max(m, n)
+      tol = M.max(S, { axis = -1, keepdims = true }) * rtol
+    elseif is_array(tol) then
+      tol = M.expand_dims(tol, -1)
+    end
+    return M.count_nonzero(M.greater(S, tol), -1)
+  end
+
+  function L.cond(x, ...)
+    local fname = "cond"
+    local o = args(fname, { "p" }, ...)
+    x = matrix(fname, x)
+    local M, p = G(), o.p
+    if p == nil or p == 2 or p == -2 then
+      local s = svd(fname, x, false, false, o.check)
+      local hi, lo = s[{ core.ellipsis, 1 }], s[{ core.ellipsis, -1 }]
+      if p == -2 then return lo / hi end
+      return hi / lo
+    end
+    if x.shape[x.ndim] ~= x.shape[x.ndim - 1] then fail(fname, "Last 2 dimensions of the array must be square") end
+    local inv = L.inv(x, { check = false })
+    local r = L.norm(x, p, { -2, -1 }) * L.norm(inv, p, { -2, -1 })
+    -- NaN from a singular matrix is inf, unless x itself held NaN (NumPy)
+    local xnan = M.any(M.isnan(x), { axis = { -2, -1 } })
+    return M.where(M.logical_and(M.isnan(r), M.logical_not(xnan)), math.huge, r)
+  end
+
+  -- tensorsolve, tensorinv ---------------------------------------------------
+  local function prod(t, i, j)
+    local p = 1
+    for q = i, j do p = p * t[q] end
+    return p
+  end
+  function L.tensorsolve(a, b, ...)
+    local fname = "tensorsolve"
+    local o = args(fname, { "axes" }, ...)
+    a, b = arr(fname, a), arr(fname, b)
+    local an = a.ndim
+    if o.axes ~= nil then
+      local axes = type(o.axes) == "table" and o.axes or { o.axes }
+      local moved, rest = {}, {}
+      for _, k in ipairs(axes) do moved[(k < 0 and an + 1 + k or k)] = true end
+      for i = 1, an do if not moved[i] then rest[#rest + 1] = i end end
+      for _, k in ipairs(axes) do rest[#rest + 1] = k < 0 and an + 1 + k or k end
+      a = a:transpose(rest)
+    end
+    local shape = a.shape
+    local old = {}
+    for i = b.ndim + 1, an do old[#old + 1] = shape[i] end
+    local p = prod(old, 1, #old)
+    if a.size ~= p * p then
+      fail(fname, "Input arrays must satisfy the requirement prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
+    end
+    local r = L.solve(a:reshape { p, p }, b:reshape { -1 }, { check = o.check })
+    return r:reshape(old)
+  end
+
+  function L.tensorinv(a, ...)
+    local fname = "tensorinv"
+    local o = args(fname, { "ind" }, ...)
+    a = arr(fname, a)
+    local ind = o.ind or 2
+    if math.type(ind) ~= "integer" or ind <= 0 then fail(fname, "Invalid ind argument.") end
+    local shape = a.shape
+    local inv_shape = {}
+    for i = ind + 1, #shape do inv_shape[#inv_shape + 1] = shape[i] end
+    for i = 1, math.min(ind, #shape) do inv_shape[#inv_shape + 1] = shape[i] end
+    local p = prod(shape, ind + 1, #shape)
+    local r = L.inv(a:reshape { p, -1 }, { check = o.check })
+    return r:reshape(inv_shape)
+  end
+
+  -- polyfit, roots (NumPy's numpy.polyfit / numpy.roots) ------------------------
+  function P.polyfit(x, y, deg, ...)
+    local fname = "polyfit"
+    local o = args(fname, { "rcond", "full", "w" }, ...)
+    local M = G()
+    x, y = arr(fname, x), arr(fname, y)
+    if math.type(deg) ~= "integer" then fail(fname, "deg must be an integer, got %s", typename(deg)) end
+    if deg < 0 then fail(fname, "expected deg >= 0") end
+    if x.ndim ~= 1 then fail(fname, "expected 1D vector for x") end
+    if x.size == 0 then fail(fname, "expected non-empty vector for x") end
+    if y.ndim < 1 or y.ndim > 2 then fail(fname, "expected 1D or 2D array for y") end
+    if x.shape[1] ~= y.shape[1] then fail(fname, "expected x and y to have same length") end
+    local dt = solve_dtype(fname, M.result_type(x, y, 0.0))
+    x, y = x:astype(dt), y:astype(dt)
+    local order = deg + 1
+    local rcond = o.rcond or x.shape[1] * EPS[REAL[dt]]
+    local lhs, rhs = M.vander(x, order), y
+    if o.w ~= nil then
+      local w = arr(fname, o.w)
+      if w.ndim ~= 1 then fail(fname, "expected a 1-d array for weights") end
+      if w.shape[1] ~= y.shape[1] then fail(fname, "expected w and y to have the same length") end
+      lhs = lhs * M.expand_dims(w, -1)
+      rhs = rhs.ndim == 2 and rhs * M.expand_dims(w, -1) or rhs * w
+    end
+    -- scale the columns to unit norm (better conditioning, as NumPy)
+    local scale = M.sqrt(M.sum(M.absolute(lhs) ^ 2, 1))
+    scale = M.where(M.equal(scale, 0), 1, scale)
+    lhs = lhs / scale
+    local c, resids, rank, s = L.lstsq(lhs, rhs, rcond, { check = o.check })
+    c = c.ndim == 2 and c / M.expand_dims(scale, -1) or c / scale
+    if o.full then return c, resids, rank, s, rcond end
+    return c
+  end
+
+  function P.roots(p)
+    local fname = "roots"
+    local M = G()
+    p = arr(fname, p)
+    if p.ndim ~= 1 then fail(fname, "Input must be a rank-1 array.") end
+    local dt = solve_dtype(fname, M.result_type(p, 0.0))
+    p = p:astype(dt)
+    local front = M.trim_zeros(p, "f")
+    local both = M.trim_zeros(front, "b")
+    local trailing = front.shape[1] - both.shape[1]
+    local n = both.shape[1]
+    local r
+    if n > 1 then
+      local A = M.diag(M.ones(n - 2, dt), -1)
+      A[1] = -both[{ { 2, n } }] / both[1]
+      r = L.eigvals(A)
+    else
+      r = M.zeros({ 0 }, dt)
+    end
+    if trailing > 0 then r = M.concatenate { r, M.zeros({ trailing }, r.dtype) } end
+    return r
+  end
+
   return L
 end
 
 -- merged into ga.linalg / ga.host.linalg (created by reduce.lua with norm)
 local R = require "gpuarray.reduce"
-for k, f in pairs(build(false)) do R.ga.linalg[k] = f end
-for k, f in pairs(build(true)) do R.host.linalg[k] = f end
-return { ga = {}, host = {} }
+local PG, PH = {}, {}
+build(false, R.ga.linalg, PG)
+build(true, R.host.linalg, PH)
+return { ga = PG, host = PH }

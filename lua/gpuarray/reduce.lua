@@ -360,9 +360,11 @@ local function build(R, asarray)
       if row == col then fail(fname, "Duplicate axes given.") end
       local r
       local keep = { keepdims = true }
-      if ord == 2 or ord == -2 or ord == "nuc" then
-        fail(fname, "ord=%s for matrices needs the singular values (an SVD), which gpuarray does not have",
-             ordname(ord))
+      if ord == 2 or ord == -2 or ord == "nuc" then   -- the singular values (linalg.lua's svdvals)
+        local s = F.linalg.svdvals(core.moveaxis(x, { row, col }, { -2, -1 }))
+        r = (ord == 2 and R.max or ord == -2 and R.min or R.sum)(s, -1)
+        if kd then r = core.expand_dims(r, { math.min(row, col), math.max(row, col) }) end
+        return r
       elseif ord == 1 then r = R.max(R.sum(U.absolute(x), ax_(row, keep)), ax_(col, keep))
       elseif ord == -1 then r = R.min(R.sum(U.absolute(x), ax_(row, keep)), ax_(col, keep))
       elseif ord == math.huge then r = R.max(R.sum(U.absolute(x), ax_(col, keep)), ax_(row, keep))
