@@ -140,9 +140,6 @@ local function build(host, L, P)
   end
   local function is_complex(dt) return dt == "complex64" or dt == "complex128" end
 
-  --- ga.linalg.set_checks(on): whether the solvers read their info flags
-  -- (errors for singular, not positive definite, no convergence; on a GPU
-  -- a small synchronisation per call). Returns the previous setting.
   function L.set_checks(on)
     local old = CHECKS
     CHECKS = on and true or false
@@ -620,6 +617,233 @@ local function build(host, L, P)
 
   return L
 end
+
+--- Whether the solvers read their info flags (the errors for a singular
+-- matrix, one not positive definite, no convergence; on a GPU one small
+-- synchronisation per call). Off, a failed factorisation returns NaN or
+-- garbage silently (as CuPy). Returns the previous setting.
+-- @function ga.linalg.set_checks
+-- @tparam boolean on
+-- @treturn boolean the previous setting
+-- @usage
+-- local old = ga.linalg.set_checks(false)
+-- ga.linalg.set_checks(old)
+
+--- Solve `a x = b` (`numpy.linalg.solve`): a (..., M, M), b (..., M, K) or
+-- (M,) (a vector: x is (..., M)); the batch axes broadcast. LU with
+-- partial pivoting (getrf/getrs; cuBLAS's batched LU for stacks of small
+-- systems).
+-- @function ga.linalg.solve
+-- @param a square matrices
+-- @param b right-hand sides
+-- @tparam[opt] table opts `{check = false}` skips the singular test
+-- @treturn ndarray x
+-- @usage
+-- print(ga.linalg.solve(ga.array({{3, 1}, {1, 2}}), ga.array({9, 8})))
+-- --> array([2., 3.])
+
+--- The inverse of square matrices (`numpy.linalg.inv`), batched.
+-- @function ga.linalg.inv
+-- @param a (..., M, M)
+-- @tparam[opt] table opts `{check = false}`
+-- @treturn ndarray
+-- @usage
+-- print(ga.linalg.inv(ga.array({{2.0, 0.0}, {0.0, 4.0}})))
+-- --> array([[0.5 , 0.  ],
+-- -->        [0.  , 0.25]])
+
+--- Determinants (`numpy.linalg.det`) from the LU factors; a singular
+-- matrix gives 0.
+-- @function ga.linalg.det
+-- @param a (..., M, M)
+-- @treturn ndarray (...)
+-- @usage
+-- print(ga.linalg.det(ga.array({{1, 2}, {3, 4}})))   --> array(-2.)
+
+--- Sign and natural log of the absolute determinant (`numpy.linalg.slogdet`):
+-- `det = sign * exp(logdet)` without overflow. Singular: sign 0, logdet -inf.
+-- @function ga.linalg.slogdet
+-- @param a (..., M, M)
+-- @treturn ndarray sign (a's dtype)
+-- @treturn ndarray logdet (its real dtype)
+-- @usage
+-- local sign, logdet = ga.linalg.slogdet(ga.array({{1, 2}, {3, 4}}))
+-- print(sign, logdet)   --> array(-1.)	array(0.69314718)
+
+--- Cholesky factor (`numpy.linalg.cholesky`): lower-triangular L with
+-- `a = L Lᴴ`, reading only a's lower triangle; `{upper = true}` returns Lᴴ.
+-- @function ga.linalg.cholesky
+-- @param a Hermitian positive-definite (..., M, M)
+-- @tparam[opt] table opts `{upper = false, check = true}`
+-- @treturn ndarray
+-- @usage
+-- print(ga.linalg.cholesky(ga.array({{4, 2}, {2, 5}})))
+-- --> array([[2., 0.],
+-- -->        [1., 2.]])
+
+--- QR factorisation (`numpy.linalg.qr`) with mode `"reduced"` (Q (..., M, K),
+-- R (..., K, N), K = min(M, N)), `"complete"` (Q (..., M, M), R (..., M, N)),
+-- `"r"` (R only) or `"raw"` (LAPACK's reflectors h (..., N, M) and tau).
+-- @function ga.linalg.qr
+-- @param a (..., M, N)
+-- @tparam[opt="reduced"] string mode
+-- @treturn ndarray Q (or h)
+-- @treturn ndarray R (or tau)
+-- @usage
+-- local q, r = ga.linalg.qr(ga.array({{3.0, 1.0}, {4.0, 2.0}}))
+-- print(ga.absolute(r))
+-- --> array([[5. , 2.2],
+-- -->        [0. , 0.4]])
+
+--- Eigenvalues (ascending, real) and eigenvectors (columns) of Hermitian
+-- matrices (`numpy.linalg.eigh`), from the `UPLO` triangle (`"L"` default).
+-- Batches of matrices up to 32x32 use cuSOLVER's batched Jacobi on a GPU.
+-- @function ga.linalg.eigh
+-- @param a (..., M, M)
+-- @tparam[opt="L"] string UPLO
+-- @treturn ndarray w (..., M)
+-- @treturn ndarray v (..., M, M)
+-- @usage
+-- local w, v = ga.linalg.eigh(ga.array({{2.0, 1.0}, {1.0, 2.0}}))
+-- print(w)   --> array([1., 3.])
+
+--- Eigenvalues of Hermitian matrices only (`numpy.linalg.eigvalsh`).
+-- @function ga.linalg.eigvalsh
+-- @param a (..., M, M)
+-- @tparam[opt="L"] string UPLO
+-- @treturn ndarray
+-- @usage
+-- print(ga.linalg.eigvalsh(ga.array({{2.0, 1.0}, {1.0, 2.0}})))   --> array([1., 3.])
+
+--- Singular value decomposition (`numpy.linalg.svd`): `a = U diag(S) Vh`.
+-- `full_matrices` (default true): U (..., M, M), Vh (..., N, N); false:
+-- (..., M, K) and (..., K, N). `compute_uv = false` returns S alone. NaN
+-- input raises `SVD did not converge`. Batches of matrices up to 32x32 use
+-- cuSOLVER's batched Jacobi (gesvdjBatched) on a GPU.
+-- @function ga.linalg.svd
+-- @param a (..., M, N)
+-- @tparam[opt=true] boolean full_matrices
+-- @tparam[opt=true] boolean compute_uv
+-- @treturn ndarray U
+-- @treturn ndarray S (descending, real)
+-- @treturn ndarray Vh
+-- @usage
+-- local u, s, vh = ga.linalg.svd(ga.array({{3.0, 0.0}, {0.0, -2.0}}))
+-- print(s)   --> array([3., 2.])
+
+--- Singular values only (`numpy.linalg.svdvals`), descending.
+-- @function ga.linalg.svdvals
+-- @param a (..., M, N)
+-- @treturn ndarray (..., min(M, N))
+-- @usage
+-- print(ga.linalg.svdvals(ga.array({{0.0, 2.0}, {1.0, 0.0}})))   --> array([2., 1.])
+
+--- Eigenvalues and right eigenvectors of general square matrices
+-- (`numpy.linalg.eig`): complex, unless a is real and every eigenvalue
+-- is real (then real, as NumPy). LAPACK's geev; a GPU array is computed
+-- on a host copy (cuSOLVER has no general eigensolver in every CUDA).
+-- @function ga.linalg.eig
+-- @param a (..., M, M)
+-- @treturn ndarray w
+-- @treturn ndarray v (columns)
+-- @usage
+-- local w, v = ga.linalg.eig(ga.array({{0.0, -1.0}, {1.0, 0.0}}))
+-- print(w)   --> array([0.+1.j, 0.-1.j])
+
+--- Eigenvalues of general square matrices (`numpy.linalg.eigvals`).
+-- @function ga.linalg.eigvals
+-- @param a (..., M, M)
+-- @treturn ndarray
+-- @usage
+-- print(ga.linalg.eigvals(ga.array({{2.0, 0.0}, {0.0, 3.0}})))   --> array([2., 3.])
+
+--- Least-squares solution of `a x = b` (`numpy.linalg.lstsq`) through the
+-- SVD: x, the residuals' squared norms (when rank = N < M, else empty), the
+-- rank (an integer: one synchronisation on a GPU) and a's singular values.
+-- `rcond` (default eps * max(M, N)) cuts small singular values.
+-- @function ga.linalg.lstsq
+-- @param a (M, N)
+-- @param b (M,) or (M, K)
+-- @tparam[opt] number rcond
+-- @treturn ndarray x
+-- @treturn ndarray residuals
+-- @treturn int rank
+-- @treturn ndarray s
+-- @usage
+-- local x = ga.linalg.lstsq(ga.array({{1, 0}, {1, 1}, {1, 2}}), ga.array({1, 3, 5}))
+-- print(x)   --> array([1., 2.])
+
+--- Moore-Penrose pseudo-inverse (`numpy.linalg.pinv`) through the SVD;
+-- singular values at most `rcond` (default 1e-15; or `rtol`) times the
+-- largest count as zero. Batched.
+-- @function ga.linalg.pinv
+-- @param a (..., M, N)
+-- @tparam[opt=1e-15] number rcond
+-- @treturn ndarray (..., N, M)
+-- @usage
+-- print(ga.linalg.pinv(ga.array({{2.0, 0.0}, {0.0, 0.0}})))
+-- --> array([[0.5, 0. ],
+-- -->        [0. , 0. ]])
+
+--- Rank by the SVD (`numpy.linalg.matrix_rank`): singular values above
+-- `tol` (default S.max() * max(M, N) * eps, or `rtol` * S.max()). Batched;
+-- an int64 array.
+-- @function ga.linalg.matrix_rank
+-- @param A (..., M, N), or a vector
+-- @tparam[opt] number tol
+-- @treturn ndarray
+-- @usage
+-- print(ga.linalg.matrix_rank(ga.ones({3, 3})))   --> array(1)
+
+--- Condition number (`numpy.linalg.cond`): p nil/2 (largest over smallest
+-- singular value), -2, or any `norm` order of square matrices
+-- (`norm(a, p) * norm(inv(a), p)`, inf for a singular one).
+-- @function ga.linalg.cond
+-- @param x (..., M, N)
+-- @param[opt] p
+-- @treturn ndarray
+-- @usage
+-- print(ga.linalg.cond(ga.array({{2.0, 0.0}, {0.0, 0.5}})))   --> array(4.)
+
+--- Solve the tensor equation `tensordot(a, x, x.ndim) = b`
+-- (`numpy.linalg.tensorsolve`); `axes` are moved to the end of a first.
+-- @function ga.linalg.tensorsolve
+-- @param a
+-- @param b
+-- @tparam[opt] table axes (1-based)
+-- @treturn ndarray
+-- @usage
+-- print(ga.linalg.tensorsolve(ga.eye(4):reshape({2, 2, 4}), ga.ones({2, 2})).shape[1])   --> 4
+
+--- The inverse of a tensor for `tensordot` over `ind` axes
+-- (`numpy.linalg.tensorinv`).
+-- @function ga.linalg.tensorinv
+-- @param a
+-- @tparam[opt=2] int ind
+-- @treturn ndarray of shape a.shape[ind+1..] .. a.shape[1..ind]
+-- @usage
+-- print(ga.linalg.tensorinv(ga.eye(4):reshape({4, 2, 2}), 1).shape[1])   --> 2
+
+--- Least-squares polynomial fit (`numpy.polyfit(x, y, deg)`): the
+-- coefficients, highest power first (one column per column of a 2-D y).
+-- Options: `rcond`, `full` (also return residuals, rank, singular values
+-- and rcond), `w` (weights).
+-- @function ga.polyfit
+-- @param x (M,)
+-- @param y (M,) or (M, K)
+-- @tparam int deg
+-- @treturn ndarray
+-- @usage
+-- print(ga.polyfit(ga.array({0, 1, 2, 3}), ga.array({1, 3, 7, 13}), 2))
+-- --> array([1., 1., 1.])
+
+--- Roots of a polynomial, highest power first (`numpy.roots`): the
+-- eigenvalues of its companion matrix (complex unless all are real).
+-- @function ga.roots
+-- @param p (N,)
+-- @treturn ndarray
+-- @usage
+-- print(ga.roots(ga.array({1, -3, 2})))   --> array([2., 1.])
 
 -- merged into ga.linalg / ga.host.linalg (created by reduce.lua with norm)
 local R = require "gpuarray.reduce"
