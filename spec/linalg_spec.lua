@@ -341,3 +341,11 @@ describe("the GPU against the host", function()
     end)
   end
 end)
+
+describe("solver kernels", function()
+  it("compile with NVRTC (no GPU needed)", function()
+    local ok, size = pcall(ga.core._compile_linalg, 0, "float32", 8, 90)
+    assert.is_true(ok, tostring(size))
+    assert.is_true(size > 0)
+  end)
+end)
