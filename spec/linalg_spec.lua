@@ -355,3 +355,16 @@ describe("solver kernels", function()
     assert.is_true(size > 0)
   end)
 end)
+
+describe("the batched Jacobi kernel", function()
+  for _, dt in ipairs(DTYPES) do
+    it("compiles with NVRTC for " .. dt .. " (svd and eigh)", function()
+      for _, n in ipairs { 1, 8, 32 } do
+        for which = 1, 2 do
+          local ok, size = pcall(ga.core._compile_linalg, which, dt, n, 90)
+          assert.is_true(ok, tostring(size))
+        end
+      end
+    end)
+  end
+end)

@@ -46,7 +46,7 @@ static int l_lapack(lua_State *L) {
 }
 
 /* core._linalg_source(which, dtype, n) -> the CUDA source of a solver
- * kernel (which: 0 pointer arrays, 1 batched Jacobi); core._compile_linalg
+ * kernel (which: 0 pointer arrays, 1 batched Jacobi SVD, 2 its eigh); core._compile_linalg
  * (which, dtype, n, arch) -> bytes of its image: the specs compile every
  * kernel with NVRTC, no GPU needed */
 static char *linalg_source(lua_State *L, const char *fname) {
@@ -68,12 +68,11 @@ static int l_linalg_source(lua_State *L) {
 
 static int l_compile_linalg(lua_State *L) {
   char *src = linalg_source(L, "_compile_linalg");
-  static const char *const names[] = {"ga_la_ptrs", "ga_jacobi"};
   int which = (int)luaL_checkinteger(L, 1);
   char *image;
   size_t size;
   int is_ptx;
-  int rc = ga_compile(src, names[which == 1], (int)luaL_optinteger(L, 4, 90), NULL, 0, &image, &size, &is_ptx);
+  int rc = ga_compile(src, which == 0 ? "ga_la_ptrs" : "ga_jacobi", (int)luaL_optinteger(L, 4, 90), NULL, 0, &image, &size, &is_ptx);
   lua_pushstring(L, src);
   free(src);
   if (rc) return lga_fail_compile(L, "_compile_linalg", lua_tostring(L, -1));

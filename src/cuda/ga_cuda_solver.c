@@ -21,6 +21,7 @@
 #include "base/ga_dtype.h"
 #include "base/ga_error.h"
 #include "base/ga_scratch.h"
+#include "base/ga_strbuf.h"
 #include <cublas_v2.h>
 #include <cusolverDn.h>
 #include <dlfcn.h>
@@ -31,6 +32,7 @@
 #include <string.h>
 
 extern const char ga_kernel_ga_linalg[];
+extern const char ga_kernel_ga_jacobi[];
 
 /* our kernel family (ga_cuda_kernel.h numbers the others from 1 up) */
 #define GA_KFAM_LINALG 0xA1
@@ -206,9 +208,77 @@ static char *ptrs_source(const void *ud) {
   return s;
 }
 
+/* ---- our batched one-sided Jacobi (kernels/ga_jacobi.cuh) ---- */
+typedef struct jac_shape { int t, n, mode, upper; } jac_shape;
+
+static size_t jac_warp_bytes(int t, int n) {
+  size_t rsz = RSZ[t], np = (size_t)(n + (n & 1));
+  return (t >= 2 ? 4 : 2) * (size_t)n * (size_t)(n + 1) * rsz + np / 2 * (3 * rsz + 8) + (size_t)n * (rsz + 8) + 64;
+}
+static int jac_wpb(int t, int n) {
+  size_t w = 40000 / jac_warp_bytes(t, n);
+  return w < 1 ? 1 : w > 8 ? 8 : (int)w;
+}
+
+static char *jac_source(const void *ud) {
+  const jac_shape *j = ud;
+  static const char *const real[4] = {"float", "double", "float", "double"};
+  double eps = (j->t == 0 || j->t == 2) ? 1.1920928955078125e-07 : 2.220446049250313e-16;
+  ga_strbuf b;
+  ga_sb_init(&b);
+  ga_sb_printf(&b, "// batched one-sided Jacobi: %s n=%d %s\n", ga_dtypes[j->t == 0 ? GA_FLOAT32 : j->t == 1 ? GA_FLOAT64 :
+               j->t == 2 ? GA_COMPLEX64 : GA_COMPLEX128].name, j->n, j->mode ? "eigh" : "svd");
+  ga_sb_printf(&b, "#define GA_JN %d\n#define GA_JNP %d\n#define GA_JCPLX %d\n#define GA_JREAL_T %s\n"
+               "#define GA_JEPS %.17g\n#define GA_JMODE %d\n#define GA_JUPPER %d\n#define GA_JWPB %d\n"
+               "#define GA_JMAXSWEEP %d\n",
+               j->n, j->n + (j->n & 1), j->t >= 2, real[j->t], eps * j->n, j->mode, j->upper, jac_wpb(j->t, j->n),
+               (j->t == 0 || j->t == 2) ? 20 : 30);
+  ga_sb_puts(&b, ga_kernel_ga_jacobi);
+  return ga_sb_take(&b);
+}
+
+/* our kernel takes the call: a batch of square matrices up to 32 x 32
+ * (GPUARRAY_JACOBI=0 leaves them to cuSOLVER's batched Jacobi) */
+static int jac_applies(const ga_la_call *c) {
+  const char *env = getenv("GPUARRAY_JACOBI");
+  if (env && !strcmp(env, "0")) return 0;
+  return c->batch > 1 && c->m == c->n && c->n >= 1 && c->n <= 32;
+}
+
+static int jac_run(const ga_la_call *c, int t, int mode, void *s, void *u, void *v) {
+  jac_shape j = {t, (int)c->n, mode, c->uplo ? 1 : 0};
+  ga_kkey key;
+  ga_kpack p;
+  ga_kpack_init(&p, &key, GA_KFAM_LINALG);
+  ga_kpack_put(&p, 1, 4);
+  ga_kpack_put(&p, (uint64_t)t, 2);
+  ga_kpack_put(&p, (uint64_t)j.n, 7);
+  ga_kpack_put(&p, (uint64_t)mode, 1);
+  ga_kpack_put(&p, (uint64_t)j.upper, 1);
+  void *kernel;
+  int rc = ga_cuda_kernel_get(c->device, &key, "ga_jacobi", jac_source, &j, &kernel);
+  if (rc) return rc;
+  int wpb = jac_wpb(t, j.n), nb = (int)c->batch;
+  void *a = c->a, *info = c->info;
+  void *args[6] = {&a, &s, &u, &v, &info, &nb};
+  return ga_cuda_launch_now(kernel, (unsigned)((nb + wpb - 1) / wpb), (unsigned)(32 * wpb), 0, c->stream, args);
+}
+
 char *ga_cuda_linalg_source(int which, int dtype, int n) {
-  (void)dtype, (void)n;
+  if (which == 1) {
+    int t = type_index(dtype);
+    if (t < 0 || n < 1 || n > 32) return NULL;
+    jac_shape j = {t, n, 0, 0};
+    return jac_source(&j);
+  }
+  if (which == 2) {   /* the eigh variant */
+    int t = type_index(dtype);
+    if (t < 0 || n < 1 || n > 32) return NULL;
+    jac_shape j = {t, n, 1, 1};
+    return jac_source(&j);
+  }
   if (which != 0) return NULL;
+  (void)dtype, (void)n;
   return ptrs_source(NULL);
 }
 
@@ -338,7 +408,9 @@ int ga_cuda_lapack(const ga_la_call *c) {
   case GA_LA_SYEVD: {
     cusolverEigMode_t jz = c->flag ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
     cublasFillMode_t ul = c->uplo ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
-    if (nb > 1 && n <= 32) {
+    if (jac_applies(c)) {
+      rc = jac_run(c, t, 1, c->b, NULL, NULL);
+    } else if (nb > 1 && n <= 32) {
       SOK(F.syevjBatched_bufferSize[t](h, jz, ul, n, (void *)a, lda, c->b, &lw, d->syevj, nb), "syevjBatched_bufferSize");
       if ((rc = work(dev, c->stream, lw, isz, &w))) goto done;
       SOK(F.syevjBatched[t](h, jz, ul, n, (void *)a, lda, c->b, w.ptr, lw, c->info, d->syevj, nb), "syevjBatched");
@@ -364,6 +436,10 @@ int ga_cuda_lapack(const ga_la_call *c) {
     break;
   }
   case GA_LA_GESVDJ: {
+    if (jac_applies(c)) {
+      rc = jac_run(c, t, 0, c->b, c->u, c->vt);
+      break;
+    }
     int ldv = n > 1 ? n : 1;
     SOK(F.gesvdjBatched_bufferSize[t](h, CUSOLVER_EIG_MODE_VECTOR, m, n, (void *)a, lda, c->b, c->u, lda, c->vt, ldv,
                                       &lw, d->gesvdj, nb), "gesvdjBatched_bufferSize");
