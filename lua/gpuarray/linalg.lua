@@ -285,7 +285,7 @@ local function build(host, L, P)
       Q = Q:swapaxes(-1, -2)
     end
     if mode == "complete" and k < m then r = rfull end
-    return Q, r:copy()
+    return Q, rawequal(r, rfull) and r or r:copy()
   end
 
   -- eigh, eigvalsh ---------------------------------------------------------
