@@ -200,7 +200,7 @@ helper.each_device(function(xp)
           near("eigvalsh", L.eigvalsh(a, "U"), w, dt)
         end)
       end
-      for _, shape in ipairs { { 4, 3 }, { 3, 5 }, { 2, 5, 2 }, { 3, 2, 4 } } do
+      for _, shape in ipairs { { 4, 3 }, { 3, 5 }, { 2, 5, 2 }, { 3, 2, 4 }, { 5, 6, 6 } } do
         local tag = dt .. " (" .. table.concat(shape, ",") .. ")"
         it("qr, svd reconstruct " .. tag, function()
           local a = rand(xp, shape, dt, 4)
@@ -341,6 +341,7 @@ describe("the GPU against the host", function()
       helper.assert_gpu_vs_host(function(xp) return xp.linalg.eigvalsh(hpd(xp, { 5, 6, 6 }, dt, 2)) end, opts)
       helper.assert_gpu_vs_host(function(xp) return xp.linalg.eigvalsh(hpd(xp, { 40, 40 }, dt, 2)) end, opts)
       helper.assert_gpu_vs_host(function(xp) return xp.linalg.svdvals(rand(xp, { 6, 5, 7 }, dt, 2)) end, opts)
+      helper.assert_gpu_vs_host(function(xp) return xp.linalg.svdvals(rand(xp, { 64, 8, 8 }, dt, 2)) end, opts)
       helper.assert_gpu_vs_host(function(xp) return xp.linalg.svdvals(rand(xp, { 50, 37 }, dt, 2)) end, opts)
       helper.assert_gpu_vs_host(function(xp) return xp.absolute(xp.linalg.qr(rand(xp, { 9, 6 }, dt, 2), "r")) end, opts)
       helper.assert_gpu_vs_host(function(xp) return xp.linalg.pinv(rand(xp, { 4, 3, 5 }, dt, 2)) end, opts)

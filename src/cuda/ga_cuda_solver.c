@@ -360,7 +360,8 @@ int ga_cuda_lapack(const ga_la_call *c) {
       void **A = pa.ptr, **B = (void **)pa.ptr + nb;
       int hinfo = 0;
       /* getrsBatched's info is a host int (argument checks only) */
-      cudaMemsetAsync(c->info, 0, (size_t)nb * sizeof(int32_t), st);
+      cudaError_t e = cudaMemsetAsync(c->info, 0, (size_t)nb * sizeof(int32_t), st);
+      if (e != cudaSuccess) { rc = ga_cuda_error(e, "cudaMemsetAsync"); goto done; }
       cublasStatus_t s;
       switch (t) {
       case 0: s = cublasSgetrsBatched(d->bh, tr, n, k, (const float *const *)A, lda, c->ipiv, (float *const *)B, ldb, &hinfo, nb); break;
