@@ -5,6 +5,12 @@
 --   lua5.4 examples/least_squares.lua
 local ga = require "gpuarray"
 
+if ga.cuda.is_available() then
+  print("arrays on the GPU (" .. ga.cuda.Device().name .. "): lstsq runs on cuSOLVER")
+else
+  print("No GPU available (ga.cuda.is_available() is false): the same code runs on the host (LAPACK).")
+end
+
 -- y = 0.5 x^3 - 2 x^2 + x + 3 plus noise, at 200 points of [-2, 4]
 local truth = { 0.5, -2.0, 1.0, 3.0 }
 local x = ga.linspace(-2, 4, 200)
