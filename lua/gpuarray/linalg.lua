@@ -341,10 +341,12 @@ local function build(host, L, P)
       u = M.empty(concat(batch, flag == 2 and p or q, p), a.dtype)   -- column-major (p, p|q)
       v = M.empty(concat(batch, q, q), a.dtype)
     end
+    -- NaN input (which LAPACK and cuSOLVER may turn into finite garbage
+    -- with info 0, where NumPy raises), queued before A is overwritten
+    local nan_in = check and M.any(M.isnan(A)) or nil
     local _, info = lapack(fname, jacobi and GESVDJ or GESVD, A, { b = s, u = u, vt = v, flag = flag })
-    -- no convergence, or NaN input (LAPACK may return NaNs with info 0
-    -- where NumPy raises): one read-back for both
-    if check and M.logical_or(M.any(info), M.any(M.isnan(s))):item() then
+    -- no convergence or NaN: one read-back for all three
+    if check and M.logical_or(M.logical_or(M.any(info), nan_in), M.any(M.isnan(s))):item() then
       fail(fname, "SVD did not converge")
     end
     if not uv then return s end
