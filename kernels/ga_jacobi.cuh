@@ -27,7 +27,9 @@
 //
 // Per-call macros (cuda/ga_cuda_solver.c): GA_JN, GA_JNP, GA_JCPLX,
 // GA_JREAL_T, GA_JEPS, GA_JMODE, GA_JUPPER, GA_JWPB (warps per block),
-// GA_JMAXSWEEP.  Include-free: NVRTC parses only this.
+// GA_JMAXSWEEP, GA_JVGLOBAL (N > 32: V lives in the output slab, not in
+// shared memory, so that X alone fills it).  Include-free: NVRTC parses
+// only this.
 
 typedef GA_JREAL_T R;
 #define N GA_JN
@@ -38,10 +40,14 @@ typedef GA_JREAL_T R;
 
 struct ga_jw {
   R xr[N * LD];
-  R vr[N * LD];
 #if GA_JCPLX
   R xi[N * LD];
+#endif
+#if !GA_JVGLOBAL
+  R vr[N * LD];
+#if GA_JCPLX
   R vi[N * LD];
+#endif
 #endif
   R c[HALF], sr[HALF], si[HALF];
   int pp[HALF], qq[HALF];
@@ -49,6 +55,38 @@ struct ga_jw {
   int perm[N];
   int bad[N];
 };
+
+// V in global memory: its columns put in order in place, each lane its own
+// row staged through X's shared rows (X is done with by then)
+#if GA_JVGLOBAL
+#if GA_JCPLX
+#define GA_JPERMUTE_V() \
+  __syncwarp(); \
+  for (int i = lane; i < N; i += 32) { \
+    for (int j = 0; j < N; j++) { S.xr[i * LD + j] = VR(i, j); S.xi[i * LD + j] = VI(i, j); } \
+    for (int k = 0; k < N; k++) { VR(i, k) = S.xr[i * LD + S.perm[k]]; VI(i, k) = S.xi[i * LD + S.perm[k]]; } \
+  }
+#else
+#define GA_JPERMUTE_V() \
+  __syncwarp(); \
+  for (int i = lane; i < N; i += 32) { \
+    for (int j = 0; j < N; j++) S.xr[i * LD + j] = VR(i, j); \
+    for (int k = 0; k < N; k++) VR(i, k) = S.xr[i * LD + S.perm[k]]; \
+  }
+#endif
+#else
+#define GA_JPERMUTE_V()
+#endif
+
+// V's element (i, j): in shared memory (N <= 32), else in the output slab
+// (column-major; lane i only ever touches row i of it until the end)
+#if GA_JVGLOBAL
+#define VR(i, j) Vg[((j) * N + (i)) * ES]
+#define VI(i, j) Vg[((j) * N + (i)) * ES + 1]
+#else
+#define VR(i, j) S.vr[(i) * LD + (j)]
+#define VI(i, j) S.vi[(i) * LD + (j)]
+#endif
 
 extern "C" __global__ void __launch_bounds__(GA_JWPB * 32)
 ga_jacobi(R *a, R *sv, R *u, R *v, int *info, int batch) {
@@ -58,6 +96,9 @@ ga_jacobi(R *a, R *sv, R *u, R *v, int *info, int batch) {
   if (m >= batch) return;   // the whole warp: only __syncwarp below
   ga_jw &S = sh[warp];
   R *A = a + m * (long long)(N * N * ES);
+#if GA_JVGLOBAL
+  R *Vg = GA_JMODE == 0 ? v + m * (long long)(N * N * ES) : A;
+#endif
 
   // ---- load (lane = row) ----
   R fro = 0;
@@ -75,10 +116,8 @@ ga_jacobi(R *a, R *sv, R *u, R *v, int *info, int batch) {
       if (i == j) im = 0;
 #endif
       S.xr[i * LD + j] = re;
-      S.vr[i * LD + j] = i == j ? (R)1 : (R)0;
 #if GA_JCPLX
       S.xi[i * LD + j] = im;
-      S.vi[i * LD + j] = 0;
 #endif
       fro += re * re + im * im;
     }
@@ -89,6 +128,15 @@ ga_jacobi(R *a, R *sv, R *u, R *v, int *info, int batch) {
   __syncwarp();
   for (int i = lane; i < N; i += 32) S.xr[i * LD + i] += sigma;
 #endif
+  __syncwarp();   // every lane has read A (eigh: both triangles) before V = I may go over it
+  for (int i = lane; i < N; i += 32) {
+    for (int j = 0; j < N; j++) {
+      VR(i, j) = i == j ? (R)1 : (R)0;
+#if GA_JCPLX
+      VI(i, j) = 0;
+#endif
+    }
+  }
   __syncwarp();
 
   // ---- sweeps ----
@@ -142,23 +190,23 @@ ga_jacobi(R *a, R *sv, R *u, R *v, int *info, int batch) {
           int p = S.pp[k], q = S.qq[k];
           // x_p' = c x_p - conj(se) x_q ; x_q' = se x_p + c x_q
           R xpr = S.xr[i * LD + p], xqr = S.xr[i * LD + q];
-          R vpr = S.vr[i * LD + p], vqr = S.vr[i * LD + q];
+          R vpr = VR(i, p), vqr = VR(i, q);
 #if GA_JCPLX
           R xpi = S.xi[i * LD + p], xqi = S.xi[i * LD + q];
-          R vpi = S.vi[i * LD + p], vqi = S.vi[i * LD + q];
+          R vpi = VI(i, p), vqi = VI(i, q);
           S.xr[i * LD + p] = c * xpr - (sr * xqr + si * xqi);
           S.xi[i * LD + p] = c * xpi - (sr * xqi - si * xqr);
           S.xr[i * LD + q] = (sr * xpr - si * xpi) + c * xqr;
           S.xi[i * LD + q] = (sr * xpi + si * xpr) + c * xqi;
-          S.vr[i * LD + p] = c * vpr - (sr * vqr + si * vqi);
-          S.vi[i * LD + p] = c * vpi - (sr * vqi - si * vqr);
-          S.vr[i * LD + q] = (sr * vpr - si * vpi) + c * vqr;
-          S.vi[i * LD + q] = (sr * vpi + si * vpr) + c * vqi;
+          VR(i, p) = c * vpr - (sr * vqr + si * vqi);
+          VI(i, p) = c * vpi - (sr * vqi - si * vqr);
+          VR(i, q) = (sr * vpr - si * vpi) + c * vqr;
+          VI(i, q) = (sr * vpi + si * vpr) + c * vqi;
 #else
           S.xr[i * LD + p] = c * xpr - sr * xqr;
           S.xr[i * LD + q] = sr * xpr + c * xqr;
-          S.vr[i * LD + p] = c * vpr - sr * vqr;
-          S.vr[i * LD + q] = sr * vpr + c * vqr;
+          VR(i, p) = c * vpr - sr * vqr;
+          VR(i, q) = sr * vpr + c * vqr;
 #endif
         }
       }
@@ -269,23 +317,32 @@ ga_jacobi(R *a, R *sv, R *u, R *v, int *info, int batch) {
   }
   __syncwarp();
   // ---- write s, U, V (column-major; lane = row) ----
-  R *U = u + m * (long long)(N * N * ES), *Vo = v + m * (long long)(N * N * ES);
+  R *U = u + m * (long long)(N * N * ES);
+#if !GA_JVGLOBAL
+  R *Vo = v + m * (long long)(N * N * ES);
+#endif
   for (int i = lane; i < N; i += 32) {
     sv[m * N + i] = S.nrm[S.perm[i]];
     for (int k = 0; k < N; k++) {
       int j = S.perm[k];
       U[(k * N + i) * ES] = S.xr[i * LD + j];
-      Vo[(k * N + i) * ES] = S.vr[i * LD + j];
 #if GA_JCPLX
       U[(k * N + i) * ES + 1] = S.xi[i * LD + j];
+#endif
+#if !GA_JVGLOBAL
+      Vo[(k * N + i) * ES] = S.vr[i * LD + j];
+#if GA_JCPLX
       Vo[(k * N + i) * ES + 1] = S.vi[i * LD + j];
+#endif
 #endif
     }
   }
+  GA_JPERMUTE_V();
 #else
   // ---- write w (ascending) and the vectors over a ----
   for (int i = lane; i < N; i += 32) {
     sv[m * N + i] = S.nrm[S.perm[i]] - sigma;
+#if !GA_JVGLOBAL
     for (int k = 0; k < N; k++) {
       int j = S.perm[k];
       A[(k * N + i) * ES] = S.vr[i * LD + j];
@@ -293,7 +350,9 @@ ga_jacobi(R *a, R *sv, R *u, R *v, int *info, int batch) {
       A[(k * N + i) * ES + 1] = S.vi[i * LD + j];
 #endif
     }
+#endif
   }
+  GA_JPERMUTE_V();
 #endif
   if (lane == 0) info[m] = 0;
 }

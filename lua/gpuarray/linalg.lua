@@ -333,7 +333,11 @@ local function build(host, L, P)
     local A = fresh(a, not wide)
     local nb = 1
     for _, d in ipairs(batch) do nb = nb * d end
-    local jacobi = a.device.id >= 0 and p <= 32 and nb > 1
+    -- stacks on a GPU: cuSOLVER's gesvdjBatched (up to 32 x 32) or, for
+    -- square matrices, our Jacobi kernel (up to 64 x 64; complex128 48 x 48:
+    -- cuda/ga_cuda_solver.c's jac_fits)
+    local jacobi = a.device.id >= 0 and nb > 1 and
+                   (p <= 32 or (m == n and p <= (a.dtype == "complex128" and 48 or 64)))
     local flag = (uv or jacobi) and ((full or jacobi) and 2 or 1) or 0
     local s = M.zeros(concat(batch, q), rdt)
     local u, v

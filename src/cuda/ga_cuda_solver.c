@@ -211,10 +211,16 @@ static char *ptrs_source(const void *ud) {
 /* ---- our batched one-sided Jacobi (kernels/ga_jacobi.cuh) ---- */
 typedef struct jac_shape { int t, n, mode, upper; } jac_shape;
 
+/* shared bytes of one warp's matrix (kernels/ga_jacobi.cuh's ga_jw): X,
+ * and V too up to 32 x 32 (larger: V in global memory) */
 static size_t jac_warp_bytes(int t, int n) {
-  size_t rsz = RSZ[t], np = (size_t)(n + (n & 1));
-  return (t >= 2 ? 4 : 2) * (size_t)n * (size_t)(n + 1) * rsz + np / 2 * (3 * rsz + 8) + (size_t)n * (rsz + 8) + 64;
+  size_t rsz = RSZ[t], np = (size_t)(n + (n & 1)), arrays = (t >= 2 ? 2 : 1) * (n > 32 ? 1 : 2);
+  return arrays * (size_t)n * (size_t)(n + 1) * rsz + np / 2 * (3 * rsz + 8) + (size_t)n * (rsz + 8) + 64;
 }
+/* our kernel's sizes: up to 64 x 64 where one warp's share fits 40000
+ * bytes (complex128: up to 48 x 48); lua/gpuarray/linalg.lua knows the
+ * same limits */
+static int jac_fits(int t, int n) { return n >= 1 && n <= 64 && jac_warp_bytes(t, n) <= 40000; }
 static int jac_wpb(int t, int n) {
   size_t w = 40000 / jac_warp_bytes(t, n);
   return w < 1 ? 1 : w > 8 ? 8 : (int)w;
@@ -230,19 +236,19 @@ static char *jac_source(const void *ud) {
                j->t == 2 ? GA_COMPLEX64 : GA_COMPLEX128].name, j->n, j->mode ? "eigh" : "svd");
   ga_sb_printf(&b, "#define GA_JN %d\n#define GA_JNP %d\n#define GA_JCPLX %d\n#define GA_JREAL_T %s\n"
                "#define GA_JEPS %.17g\n#define GA_JMODE %d\n#define GA_JUPPER %d\n#define GA_JWPB %d\n"
-               "#define GA_JMAXSWEEP %d\n",
+               "#define GA_JMAXSWEEP %d\n#define GA_JVGLOBAL %d\n",
                j->n, j->n + (j->n & 1), j->t >= 2, real[j->t], eps * j->n, j->mode, j->upper, jac_wpb(j->t, j->n),
-               (j->t == 0 || j->t == 2) ? 20 : 30);
+               (j->t == 0 || j->t == 2) ? 20 : 30, j->n > 32);
   ga_sb_puts(&b, ga_kernel_ga_jacobi);
   return ga_sb_take(&b);
 }
 
-/* our kernel takes the call: a batch of square matrices up to 32 x 32
+/* our kernel takes the call: a batch of square matrices up to 64 x 64
  * (GPUARRAY_JACOBI=0 leaves them to cuSOLVER's batched Jacobi) */
 static int jac_applies(const ga_la_call *c) {
   const char *env = getenv("GPUARRAY_JACOBI");
   if (env && !strcmp(env, "0")) return 0;
-  return c->batch > 1 && c->m == c->n && c->n >= 1 && c->n <= 32;
+  return c->batch > 1 && c->m == c->n && jac_fits(type_index(c->dtype), (int)c->n);
 }
 
 static int jac_run(const ga_la_call *c, int t, int mode, void *s, void *u, void *v) {
@@ -267,13 +273,13 @@ static int jac_run(const ga_la_call *c, int t, int mode, void *s, void *u, void 
 char *ga_cuda_linalg_source(int which, int dtype, int n) {
   if (which == 1) {
     int t = type_index(dtype);
-    if (t < 0 || n < 1 || n > 32) return NULL;
+    if (t < 0 || !jac_fits(t, n)) return NULL;
     jac_shape j = {t, n, 0, 0};
     return jac_source(&j);
   }
   if (which == 2) {   /* the eigh variant */
     int t = type_index(dtype);
-    if (t < 0 || n < 1 || n > 32) return NULL;
+    if (t < 0 || !jac_fits(t, n)) return NULL;
     jac_shape j = {t, n, 1, 1};
     return jac_source(&j);
   }

@@ -12,7 +12,7 @@ def run(dt, n, mode, upper, batch=3, special=None):
     cplx = np.dtype(dt).kind == 'c'
     real = {'float32':'float','float64':'double','complex64':'float','complex128':'double'}[dt]
     eps = (1.1920928955078125e-07 if real == 'float' else 2.220446049250313e-16) * n
-    hdr = f"#define GA_JN {n}\n#define GA_JNP {n + (n&1)}\n#define GA_JCPLX {int(cplx)}\n#define GA_JREAL_T {real}\n#define GA_JEPS {eps!r}\n#define GA_JMODE {mode}\n#define GA_JUPPER {upper}\n#define GA_JWPB 1\n#define GA_JMAXSWEEP {20 if real=='float' else 30}\n"
+    hdr = f"#define GA_JN {n}\n#define GA_JNP {n + (n&1)}\n#define GA_JCPLX {int(cplx)}\n#define GA_JREAL_T {real}\n#define GA_JEPS {eps!r}\n#define GA_JMODE {mode}\n#define GA_JUPPER {upper}\n#define GA_JWPB 1\n#define GA_JMAXSWEEP {20 if real=='float' else 30}\n#define GA_JVGLOBAL {int(n > 32)}\n"
     open('kern.cuh','w').write(hdr + open(KERNEL).read())
     subprocess.check_call(['g++','-std=c++20','-O1','-w','-o','h','harness.cpp','-pthread'])
     A = rng.standard_normal((batch, n, n))
@@ -64,5 +64,8 @@ for dt in ['float32', 'float64', 'complex64', 'complex128']:
     for n in [1, 3, 8, 16]:
         run(dt, n, 1, 1); run(dt, n, 1, 0)
 run('float32', 32, 0, 0, batch=2); run('complex64', 32, 1, 1, batch=2)
+for dt, n in [('float32', 64), ('float64', 40), ('complex64', 64), ('complex128', 48), ('float64', 33)]:
+    run(dt, n, 0, 0, batch=2); run(dt, n, 1, 1, batch=2); run(dt, n, 1, 0, batch=2)
+run('complex64', 37, 0, 0, batch=2, special='rankdef')
 for f in ('h', 'kern.cuh', 'in.bin', 'out.bin'):
     if os.path.exists(f): os.remove(f)
