@@ -262,6 +262,24 @@ describe("the GPU against the host", function()
     end
   end)
 
+  it("several axes in one plan (fft2, fftn, ifftn) on nesting and other layouts", function()
+    local made = ga.fft.config.get_plan_cache():info().created
+    for _, dt in ipairs { "complex128", "complex64" } do
+      local cmp = dt == "complex64" and both32 or both
+      cmp(function(xp) return xp.fft.fft2(data(xp, { 12, 20 }, dt)) end)
+      cmp(function(xp) return xp.fft.ifft2(data(xp, { 3, 12, 20 }, dt)) end)                -- batch before
+      cmp(function(xp) return xp.fft.fftn(data(xp, { 6, 5, 7, 3 }, dt), nil, { 1, 3 }) end) -- apart, 2 batch axes
+      cmp(function(xp) return xp.fft.fftn(data(xp, { 6, 5, 7, 3 }, dt), nil, { 2, 3, 4 }) end)
+      cmp(function(xp) return xp.fft.ifftn(data(xp, { 6, 5, 7 }, dt), nil, nil, "ortho") end)
+      cmp(function(xp) return xp.fft.fft2(data(xp, { 12, 20 }, dt).T) end)                  -- out order differs
+      cmp(function(xp) return xp.fft.fft2(data(xp, { 12, 20 }, dt)[{ { 1, 12, 2 }, { 20, 1, -3 } }]) end)
+      cmp(function(xp) return xp.fft.fft2(data(xp, { 12, 20 }, dt)[{ { 2, 11 }, { 3, 17 } }]) end)
+      cmp(function(xp) return xp.fft.fft2(data(xp, { 12, 20 }, dt), { 16, 9 }) end)        -- pad and crop
+      cmp(function(xp) return xp.fft.fft2(data(xp, { 1, 20 }, dt)) end)                   -- a length-1 axis
+    end
+    assert.is_true(ga.fft.config.get_plan_cache():info().created > made)
+  end)
+
   it("windows and i0", function()
     for _, w in ipairs { "hamming", "hanning", "blackman", "bartlett" } do
       both(function(xp) return xp[w](33) end)

@@ -48,6 +48,9 @@ typedef struct ga_backend {
   /* the device's FFT plan cache: op GA_FFTC_* with value (a size or a
    * byte count), then *info as it stands */
   int (*fft_cache)(int dev, int op, int64_t value, ga_fft_cache_info *info);
+  /* 1: fft takes multi-axis C2C calls (c->rank 2..3, one plan: cuFFT's
+   * rank-2/3 transforms); 0: the caller goes one axis at a time */
+  int fft_multi;
 
   /* ---- RawKernel / RawModule (base/ga_raw.h): user CUDA C++ loaded and
    * launched as given; NULL on the host ---- */

@@ -28,6 +28,7 @@ const ga_backend ga_cuda_backend = {
   .range_pop = ga_cuda_range_pop,
   .fft = ga_cuda_fft,
   .fft_cache = ga_cuda_fft_cache,
+  .fft_multi = 1,
   .raw_load = ga_cuda_raw_load,
   .raw_release = ga_cuda_raw_release,
   .raw_function = ga_cuda_raw_function,

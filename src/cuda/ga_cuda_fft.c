@@ -47,8 +47,10 @@ static int fft_error(cufftResult r, const char *what) {
 /* ---- the plan cache ---- */
 
 typedef struct plan_key {
-  int kind, dbl;
-  long long n, istride, idist, ostride, odist, batch;
+  int kind, dbl, rank;
+  long long n[3];                 /* lengths, outermost first (rank of them) */
+  long long inembed[3], onembed[3];   /* storage lengths (cuFFT's advanced layout) */
+  long long istride, idist, ostride, odist, batch;
   void *stream;
 } plan_key;
 
@@ -151,18 +153,24 @@ static int plan_new(int dev, const plan_key *k, plan_entry **out) {
     return fft_error(r, "cufftCreate");
   }
   if ((r = cufftSetAutoAllocation(e->plan, 0)) != CUFFT_SUCCESS) goto fail;
-  long long n[1] = {k->n};
-  long long in_len = k->kind == GA_FFT_C2R ? k->n / 2 + 1 : k->n;
-  long long out_len = k->kind == GA_FFT_R2C ? k->n / 2 + 1 : k->n;
-  long long inembed[1] = {in_len}, onembed[1] = {out_len};
+  long long n[3], inembed[3], onembed[3], ivol = 1, ovol = 1;
+  int basic = k->istride == 1 && k->ostride == 1;
+  for (int i = 0; i < k->rank; i++) {
+    n[i] = k->n[i], inembed[i] = k->inembed[i], onembed[i] = k->onembed[i];
+    ivol *= inembed[i], ovol *= onembed[i];
+    /* real<->complex (rank 1): the stored lengths are n/2+1 on one side */
+    long long in_len = k->kind == GA_FFT_C2R && i == k->rank - 1 ? n[i] / 2 + 1 : n[i];
+    long long out_len = k->kind == GA_FFT_R2C && i == k->rank - 1 ? n[i] / 2 + 1 : n[i];
+    basic = basic && inembed[i] == in_len && onembed[i] == out_len;
+  }
   /* a single transform has no batch distance (0 in the key), but cuFFT
    * refuses a zero one: any distance past the signal will do */
-  long long idist = k->batch > 1 ? k->idist : in_len * k->istride;
-  long long odist = k->batch > 1 ? k->odist : out_len * k->ostride;
+  long long idist = k->batch > 1 ? k->idist : ivol * k->istride;
+  long long odist = k->batch > 1 ? k->odist : ovol * k->ostride;
   /* contiguous signals back to back: cuFFT's basic layout (no embeds) */
-  int basic = k->istride == 1 && k->ostride == 1 && idist == in_len && odist == out_len;
+  basic = basic && idist == ivol && odist == ovol;
   size_t ws = 0;
-  r = cufftMakePlanMany64(e->plan, 1, n, basic ? NULL : inembed, k->istride, idist, basic ? NULL : onembed,
+  r = cufftMakePlanMany64(e->plan, k->rank, n, basic ? NULL : inembed, k->istride, idist, basic ? NULL : onembed,
                           k->ostride, odist, type_of(k->kind, k->dbl), k->batch, &ws);
   if (r != CUFFT_SUCCESS) goto fail;
   e->work_size = ws;
@@ -262,8 +270,21 @@ int ga_cuda_fft(const ga_fft_call *c, int *scaled) {
   if (c->n > 1) {
     plan_key k;
     memset(&k, 0, sizeof k);
-    k.kind = c->kind, k.dbl = dbl, k.n = c->n;
+    k.kind = c->kind, k.dbl = dbl;
     k.istride = c->istride / isz, k.ostride = c->ostride / osz;
+    int rank = c->rank > 1 ? c->rank : 1;
+    k.rank = rank;
+    k.n[rank - 1] = c->n;
+    k.inembed[rank - 1] = c->in_len;
+    k.onembed[rank - 1] = c->out_len;
+    for (int i = rank - 2; i >= 0; i--) {   /* outer axes: storage length = stride ratio */
+      int64_t ii = i + 2 < rank ? c->outer_istr[i + 1] : c->istride;
+      int64_t oi = i + 2 < rank ? c->outer_ostr[i + 1] : c->ostride;
+      k.n[i] = c->outer_n[i];
+      k.inembed[i + 1] = c->outer_istr[i] / ii;
+      k.onembed[i + 1] = c->outer_ostr[i] / oi;
+      k.inembed[i] = k.onembed[i] = c->outer_n[i];
+    }
     k.idist = bistr / isz, k.odist = bostr / osz;
     k.batch = c->bshape[pd];
     k.stream = c->stream;
