@@ -175,6 +175,17 @@ helper.each_device(function(xp)
   end)
 end)
 
+describe("the small-FFT kernels", function()
+  it("compile with NVRTC for every length and precision", function()
+    local core = ga.core
+    for logn = 1, 12 do
+      assert.is_true(core._compile_fft(false, logn, 90) > 0, "complex64 2^" .. logn)
+      if logn <= 11 then assert.is_true(core._compile_fft(true, logn, 90) > 0, "complex128 2^" .. logn) end
+    end
+    assert.has_error(function() core._compile_fft(true, 12) end, "_compile_fft: no small-FFT kernel of that length")
+  end)
+end)
+
 describe("the host plan cache", function()
   local cache = ga.host.fft.config.get_plan_cache()
   after_each(function()
@@ -259,6 +270,23 @@ describe("the GPU against the host", function()
       cmp(function(xp) return xp.fft.irfft(data(xp, { 16, 30 }, cdt), 57) end)
       cmp(function(xp) return xp.fft.irfft(data(xp, { 16, 30 }, cdt).T, nil, 1) end)
       cmp(function(xp) return xp.fft.irfftn(data(xp, { 5, 8, 9 }, cdt)) end)
+    end
+  end)
+
+  it("small power-of-two transforms (our own kernel): lengths, batches, strides, inverse, norms", function()
+    for _, dt in ipairs { "complex128", "complex64" } do
+      local cmp = dt == "complex64" and both32 or both
+      for _, n in ipairs { 2, 4, 8, 64, 512, 1024, 2048, 4096 } do
+        cmp(function(xp) return xp.fft.fft(data(xp, { n }, dt)) end)
+        cmp(function(xp) return xp.fft.ifft(data(xp, { n }, dt)) end)
+      end
+      cmp(function(xp) return xp.fft.fft(data(xp, { 7, 256 }, dt)) end)                 -- a batch
+      cmp(function(xp) return xp.fft.fft(data(xp, { 64, 9 }, dt), nil, 1) end)          -- strided signals
+      cmp(function(xp) return xp.fft.ifft(data(xp, { 32, 40 }, dt)[{ { 32, 1, -1 }, { 1, 40, 5 } }], nil, 1) end)
+      cmp(function(xp) return xp.fft.fft(data(xp, { 3, 5, 16 }, dt)) end)               -- two batch axes: cuFFT
+      cmp(function(xp) return xp.fft.fft(data(xp, { 128 }, dt), nil, nil, "ortho") end)
+      cmp(function(xp) return xp.fft.ifft(data(xp, { 128 }, dt), nil, nil, "forward") end)
+      cmp(function(xp) return xp.fft.fft(data(xp, { 100 }, dt), 128) end)              -- padded to 2^7
     end
   end)
 

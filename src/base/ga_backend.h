@@ -88,6 +88,7 @@ typedef struct ga_backend {
   char *(*ewk_source)(const ga_ewk_call *c);
   char *(*redk_source)(const ga_redk_call *c, int second, int sms);
   char *(*rand_source)(const ga_rand_call *c);
+  char *(*fft_source)(int dbl, int logn);   /* the small-FFT kernel, n = 2^logn */
   /* which user text a compiler log points at ("identity") or NULL */
   const char *(*redk_blame)(const char *source, const char *log);
   int (*compile)(const char *source, const char *name, int arch, const char *const *extra, int nextra,

@@ -50,6 +50,7 @@ const ga_backend ga_cuda_backend = {
   .ewk_source = ga_cuda_ewk_source,
   .redk_source = ga_cuda_redk_source,
   .rand_source = ga_cuda_rand_source,
+  .fft_source = ga_cuda_fft_small_source,
   .redk_blame = ga_cuda_redk_blame,
   .compile = ga_cuda_compile_opts,
 };

@@ -9,12 +9,14 @@
  * memory pool (so used_bytes counts it and clear_plan_cache gives it back).
  * cuFFT starts on the first transform, never at require time.  Length 1
  * needs no plan: strided copies.  Scaling (norm) is left to the core's
- * elementwise pipeline (*scaled = 0). */
+ * elementwise pipeline (*scaled = 0).  Small power-of-two C2C transforms
+ * skip cuFFT: cuda/ga_cuda_fft_small.c. */
 #include "cuda/ga_cuda.h"
 #include "cuda/ga_cuda_internal.h"
 #include "base/ga_dtype.h"
 #include "base/ga_error.h"
 #include <cufft.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +154,7 @@ static int plan_new(int dev, const plan_key *k, plan_entry **out) {
     free(e);
     return fft_error(r, "cufftCreate");
   }
+  const char *what = "cufftSetAutoAllocation";
   if ((r = cufftSetAutoAllocation(e->plan, 0)) != CUFFT_SUCCESS) goto fail;
   long long n[3], inembed[3], onembed[3], ivol = 1, ovol = 1;
   int basic = k->istride == 1 && k->ostride == 1;
@@ -170,9 +173,29 @@ static int plan_new(int dev, const plan_key *k, plan_entry **out) {
   /* contiguous signals back to back: cuFFT's basic layout (no embeds) */
   basic = basic && idist == ivol && odist == ovol;
   size_t ws = 0;
-  r = cufftMakePlanMany64(e->plan, k->rank, n, basic ? NULL : inembed, k->istride, idist, basic ? NULL : onembed,
-                          k->ostride, odist, type_of(k->kind, k->dbl), k->batch, &ws);
+  /* the 32-bit entry when every number fits (as CuPy plans): cuFFT may
+   * pick other kernels through the 64-bit one */
+  int fits = k->batch <= INT_MAX && k->istride <= INT_MAX && k->ostride <= INT_MAX && idist <= INT_MAX &&
+             odist <= INT_MAX;
+  int n32[3], ie32[3], oe32[3];
+  for (int i = 0; i < k->rank; i++) {
+    fits = fits && n[i] <= INT_MAX && inembed[i] <= INT_MAX && onembed[i] <= INT_MAX;
+    n32[i] = (int)n[i], ie32[i] = (int)inembed[i], oe32[i] = (int)onembed[i];
+  }
+  what = fits ? "cufftMakePlanMany" : "cufftMakePlanMany64";
+  if (fits)
+    r = cufftMakePlanMany(e->plan, k->rank, n32, basic ? NULL : ie32, (int)k->istride, (int)idist,
+                          basic ? NULL : oe32, (int)k->ostride, (int)odist, type_of(k->kind, k->dbl), (int)k->batch,
+                          &ws);
+  else
+    r = cufftMakePlanMany64(e->plan, k->rank, n, basic ? NULL : inembed, k->istride, idist, basic ? NULL : onembed,
+                            k->ostride, odist, type_of(k->kind, k->dbl), k->batch, &ws);
   if (r != CUFFT_SUCCESS) goto fail;
+  /* the stream is part of the key: set once */
+  if ((r = cufftSetStream(e->plan, (cudaStream_t)k->stream)) != CUFFT_SUCCESS) {
+    what = "cufftSetStream";
+    goto fail;
+  }
   e->work_size = ws;
   if (ws > 0) {
     void *ptr;
@@ -190,6 +213,7 @@ static int plan_new(int dev, const plan_key *k, plan_entry **out) {
       free(e);
       return ga_pool_oom(pool, ws, limit_hit);
     }
+    what = "cufftSetWorkArea";
     if ((r = cufftSetWorkArea(e->plan, ptr)) != CUFFT_SUCCESS) goto fail;
   }
   *out = e;
@@ -198,7 +222,7 @@ fail:
   if (e->work_block) ga_pool_free(ga_cuda_pool(dev), e->work_block);
   cufftDestroy(e->plan);
   free(e);
-  return fft_error(r, "cufftMakePlanMany64");
+  return fft_error(r, what);
 }
 
 int ga_cuda_fft_cache(int dev, int op, int64_t value, ga_fft_cache_info *info) {
@@ -250,7 +274,6 @@ int ga_cuda_fft(const ga_fft_call *c, int *scaled) {
   int dev = c->device, rc;
   if (dev < 0 || dev >= GA_MAX_DEVICES) return ga_err(GA_EDEVICE, "no CUDA device %d", dev);
   if ((rc = ga_cuda_set_device(dev))) return rc;
-  if ((rc = ga_cuda_flush(dev))) return rc;   /* cuFFT work goes after queued kernels */
   int cin = c->kind != GA_FFT_R2C;
   int dbl = (cin ? c->dtype_in : c->dtype_out) == GA_COMPLEX128;
   int64_t isz = GA_ITEMSIZE(c->dtype_in), osz = GA_ITEMSIZE(c->dtype_out);
@@ -264,7 +287,14 @@ int ga_cuda_fft(const ga_fft_call *c, int *scaled) {
     if (c->istride % isz || c->ostride % osz || bistr % isz || bostr % osz || c->istride < 0 || bistr < 0 ||
         c->ostride <= 0 || bostr < 0)
       return ga_err(GA_EINTERNAL, "fft: strides cuFFT cannot take (the core copies such inputs)");
+    int done = 0;   /* a small transform: our own kernel, through the launch queue */
+    if ((rc = ga_cuda_fft_small(c, pd, &done))) return rc;
+    if (done) {
+      *scaled = 1;
+      return GA_OK;
+    }
   }
+  if ((rc = ga_cuda_flush(dev))) return rc;   /* cuFFT work goes after queued kernels */
 
   plan_entry *e = NULL;
   if (c->n > 1) {
@@ -309,8 +339,6 @@ int ga_cuda_fft(const ga_fft_call *c, int *scaled) {
       dc->created++;
       push_front(dc, e);
     }
-    cufftResult r = cufftSetStream(e->plan, (cudaStream_t)c->stream);
-    if (r != CUFFT_SUCCESS) rc = fft_error(r, "cufftSetStream");
   }
 
   /* every index of the other batch axes */
