@@ -6,10 +6,10 @@
 // (signals per block).
 //
 // Radix-2 decimation in time, in place in shared memory: the load puts x
-// in bit-reversed order, then log2(N) butterfly stages, each twiddle
-// exp(sign * i*pi*k/h) from sincospi (exact arguments: k/h is a dyadic
-// fraction).  The output is multiplied by `scale` on the way out (the
-// inverse's 1/n), so a call is one kernel.
+// in bit-reversed order, the block computes the N/2 twiddles
+// exp(sign * 2i*pi*k/N) once (sincospi of exact dyadic arguments), then
+// log2(N) butterfly stages read them.  The output is multiplied by `scale`
+// on the way out (the inverse's 1/n), so a call is one kernel.
 
 struct ga_fftc { GA_T re, im; };
 
@@ -18,24 +18,31 @@ ga_fft_small(const char *__restrict__ in, char *__restrict__ out, long long istr
              long long bistr, long long bostr, long long batch, GA_T sign, GA_T scale) {
   const int N = 1 << GA_LOGN;
   __shared__ ga_fftc sm[GA_SPB][N];
+  __shared__ ga_fftc tw[N / 2];
   const int s = threadIdx.x / GA_TPS, t = threadIdx.x % GA_TPS;
   const long long sig = (long long)blockIdx.x * GA_SPB + s;
   const bool live = sig < batch;
+  for (int k = threadIdx.x; k < N / 2; k += GA_TPS * GA_SPB) {
+    GA_T sn, cs;
+    sincospi(sign * (GA_T)(2 * k) / (GA_T)N, &sn, &cs);
+    tw[k].re = cs;
+    tw[k].im = sn;
+  }
   if (live) {
     const char *src = in + sig * bistr;
     for (int i = t; i < N; i += GA_TPS)
       sm[s][__brev((unsigned)i) >> (32 - GA_LOGN)] = *(const ga_fftc *)(src + i * istr);
   }
   __syncthreads();
-#pragma unroll 1
+#pragma unroll
   for (int lh = 0; lh < GA_LOGN; lh++) {   // butterflies of span h = 2^lh
     const int h = 1 << lh;
+#pragma unroll
     for (int j = t; j < N / 2; j += GA_TPS) {
       const int k = j & (h - 1), i0 = ((j - k) << 1) + k, i1 = i0 + h;
-      GA_T sn, cs;
-      sincospi(sign * (GA_T)k / (GA_T)h, &sn, &cs);
+      const ga_fftc w = tw[k << (GA_LOGN - 1 - lh)];
       const ga_fftc a = sm[s][i0], b = sm[s][i1];
-      const GA_T br = b.re * cs - b.im * sn, bi = b.re * sn + b.im * cs;
+      const GA_T br = b.re * w.re - b.im * w.im, bi = b.re * w.im + b.im * w.re;
       sm[s][i0].re = a.re + br;
       sm[s][i0].im = a.im + bi;
       sm[s][i1].re = a.re - br;

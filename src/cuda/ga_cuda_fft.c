@@ -16,7 +16,6 @@
 #include "base/ga_dtype.h"
 #include "base/ga_error.h"
 #include <cufft.h>
-#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,23 +172,9 @@ static int plan_new(int dev, const plan_key *k, plan_entry **out) {
   /* contiguous signals back to back: cuFFT's basic layout (no embeds) */
   basic = basic && idist == ivol && odist == ovol;
   size_t ws = 0;
-  /* the 32-bit entry when every number fits (as CuPy plans): cuFFT may
-   * pick other kernels through the 64-bit one */
-  int fits = k->batch <= INT_MAX && k->istride <= INT_MAX && k->ostride <= INT_MAX && idist <= INT_MAX &&
-             odist <= INT_MAX;
-  int n32[3], ie32[3], oe32[3];
-  for (int i = 0; i < k->rank; i++) {
-    fits = fits && n[i] <= INT_MAX && inembed[i] <= INT_MAX && onembed[i] <= INT_MAX;
-    n32[i] = (int)n[i], ie32[i] = (int)inembed[i], oe32[i] = (int)onembed[i];
-  }
-  what = fits ? "cufftMakePlanMany" : "cufftMakePlanMany64";
-  if (fits)
-    r = cufftMakePlanMany(e->plan, k->rank, n32, basic ? NULL : ie32, (int)k->istride, (int)idist,
-                          basic ? NULL : oe32, (int)k->ostride, (int)odist, type_of(k->kind, k->dbl), (int)k->batch,
-                          &ws);
-  else
-    r = cufftMakePlanMany64(e->plan, k->rank, n, basic ? NULL : inembed, k->istride, idist, basic ? NULL : onembed,
-                            k->ostride, odist, type_of(k->kind, k->dbl), k->batch, &ws);
+  what = "cufftMakePlanMany64";
+  r = cufftMakePlanMany64(e->plan, k->rank, n, basic ? NULL : inembed, k->istride, idist, basic ? NULL : onembed,
+                          k->ostride, odist, type_of(k->kind, k->dbl), k->batch, &ws);
   if (r != CUFFT_SUCCESS) goto fail;
   /* the stream is part of the key: set once */
   if ((r = cufftSetStream(e->plan, (cudaStream_t)k->stream)) != CUFFT_SUCCESS) {

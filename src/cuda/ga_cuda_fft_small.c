@@ -17,12 +17,14 @@
 
 extern const char ga_kernel_ga_fft_small[];
 
-#define BLOCK 256
+#define BLOCK 256   /* threads of a block of small signals */
+#define TPS_MAX 512 /* threads on one long signal */
 #define MAX_VALUES (1 << 16)
 
 typedef struct small_shape { int dbl, logn; } small_shape;
 
-static int tps_of(int logn) { return logn - 1 >= 8 ? 256 : 1 << (logn - 1); }
+static int tps_of(int logn) { return 1 << (logn - 1) >= TPS_MAX ? TPS_MAX : 1 << (logn - 1); }
+static int spb_of(int logn) { return tps_of(logn) >= BLOCK ? 1 : BLOCK / tps_of(logn); }
 
 static char *gen_source(const void *ud) {
   const small_shape *s = ud;
@@ -30,7 +32,7 @@ static char *gen_source(const void *ud) {
   ga_strbuf b;
   ga_sb_init(&b);
   ga_sb_printf(&b, "// small FFT: %s, n = 2^%d\n#define GA_T %s\n#define GA_LOGN %d\n#define GA_TPS %d\n#define GA_SPB %d\n",
-               s->dbl ? "complex128" : "complex64", s->logn, s->dbl ? "double" : "float", s->logn, tps, BLOCK / tps);
+               s->dbl ? "complex128" : "complex64", s->logn, s->dbl ? "double" : "float", s->logn, tps, spb_of(s->logn));
   ga_sb_puts(&b, ga_kernel_ga_fft_small);
   return ga_sb_take(&b);
 }
@@ -74,7 +76,7 @@ int ga_cuda_fft_small(const ga_fft_call *c, int pd, int *done) {
                   dbl ? (void *)&scale : (void *)&scalef};
   size_t fsz = dbl ? sizeof(double) : sizeof(float);
   size_t sizes[] = {sizeof in, sizeof out, 8, 8, 8, 8, 8, fsz, fsz};
-  int spb = BLOCK / tps_of(logn);
+  int spb = spb_of(logn);
   unsigned grid = (unsigned)((batch + spb - 1) / spb);
   if ((rc = ga_cuda_enqueue(c->device, c->stream, kernel, grid, (unsigned)(tps_of(logn) * spb), 0, 9, args, sizes)))
     return rc;
