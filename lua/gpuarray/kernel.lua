@@ -32,8 +32,9 @@ local M = {}
 --
 -- Calling the kernel, `k(x, y)` or `k(x, y, z_out)` (outputs all or none),
 -- with an optional trailing `{size = N}` (CuPy's `size=`, only when every
--- array argument is raw): the arrays must be on the current CUDA device
--- (host arrays are an error: they run built-in ops only); non-raw arrays
+-- array argument is raw): the arrays must be on one device, the current
+-- CUDA device or the host (there the operation is compiled as C++ by the
+-- system compiler, $GPUARRAY_CXX or $CXX or c++, cached on disk); non-raw arrays
 -- (outputs included) broadcast together; an array passed for a typed
 -- parameter must have exactly that dtype (CuPy does not cast them either);
 -- a Lua number passed for an input becomes a kernel parameter of the

@@ -249,6 +249,7 @@ typedef struct ga_ewk {
   /* not owned; they must outlive the object (the binding keeps them) */
   const char *name, *operation, *preamble, *loop_prep, *after_loop;
   bool reduce_dims;
+  bool host_ok;                     /* host arrays run it too (the host backend's compiled C++) */
   uint64_t hash[2];                 /* of everything that reaches the source */
 } ga_ewk;
 

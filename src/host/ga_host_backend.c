@@ -59,6 +59,7 @@ const ga_backend ga_host_backend = {
   .gather = ga_host_gather,
   .matmul = matmul,
   .rand = ga_host_rand,
+  .ewk = ga_host_ewk,   /* host/ga_host_ewk.c: the system C++ compiler */
   .fft = ga_host_fft,
   .fft_cache = ga_host_fft_cache,
   .device_count = one_device,
