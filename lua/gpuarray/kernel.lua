@@ -112,10 +112,12 @@ M.ElementwiseKernel = core.ElementwiseKernel
 -- of the broadcast inputs; `out=` for a kernel of one output.  Outputs are
 -- allocated with their parameters' dtypes (placeholders resolved from the
 -- inputs, as ElementwiseKernel: arrays are not cast), or given and checked.
--- Arrays must be on the current CUDA device (host arrays are an error, as
--- for ElementwiseKernel).  The call does not synchronise.  Kernels are the
--- built-in reductions' (vector loads, split long reductions, column
--- kernels for leading axes), cached per device by structure and on disk.
+-- Arrays must be on one device: the current CUDA device, or the host (there
+-- the expressions are compiled as C++ by the system compiler, as for
+-- ElementwiseKernel, and folded in order).  The call does not synchronise.
+-- GPU kernels are the built-in reductions' (vector loads, split long
+-- reductions, column kernels for leading axes), cached per device by
+-- structure and on disk.
 --
 -- Attributes `name nin nout nargs in_params out_params map_expr
 -- reduce_expr post_map_expr identity reduce_type preamble reduce_dims`;

@@ -30,6 +30,11 @@ int ga_host_rand(const ga_rand_call *c);
 int ga_host_ewk(const ga_ewk_call *c);
 char *ga_host_ewk_source(const ga_ewk_call *c);
 int ga_host_jit(const char *src, const char *sym, const char *what, const char *name, void **fn);
+const char *ga_host_cxx_prelude(void);   /* CUDA keywords defined away, float16 by bits */
+const char *ga_host_cxx_type(int dtype);  /* the kernel text's C++ type of a dtype */
+/* ReductionKernel on host arrays (host/ga_host_redk.c), the same way */
+int ga_host_redk(const ga_redk_call *c);
+char *ga_host_redk_source(const ga_redk_call *c);
 /* FFT (host/ga_host_fft.c): the fft slot and its plan cache's */
 int ga_host_fft(const ga_fft_call *c, int *scaled);
 int ga_host_fft_cache(int dev, int op, int64_t value, ga_fft_cache_info *info);

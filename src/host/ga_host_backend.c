@@ -60,6 +60,7 @@ const ga_backend ga_host_backend = {
   .matmul = matmul,
   .rand = ga_host_rand,
   .ewk = ga_host_ewk,   /* host/ga_host_ewk.c: the system C++ compiler */
+  .redk = ga_host_redk, /* host/ga_host_redk.c */
   .fft = ga_host_fft,
   .fft_cache = ga_host_fft_cache,
   .device_count = one_device,

@@ -67,9 +67,11 @@ static const char PRELUDE[] =
     "  return __uint_as_float(sign | ((e + 112u) << 23) | (m << 13));\n"
     "}\n";
 
+const char *ga_host_cxx_prelude(void) { return PRELUDE; }
+
 /* the C++ type of a dtype in the kernel text (ga_cu_type's names, which
  * live in the CUDA backend) */
-static const char *cxx_type(int dt) {
+const char *ga_host_cxx_type(int dt) {
   switch (dt) {
   case GA_BOOL: return "bool";
   case GA_INT8: return "signed char";
@@ -110,11 +112,11 @@ char *ga_host_ewk_source(const ga_ewk_call *c) {
   const ga_ewk *k = c->k;
   ga_strbuf b;
   ga_sb_init(&b);
-  ga_sb_puts(&b, PRELUDE);
+  ga_sb_puts(&b, ga_host_cxx_prelude());
   ga_sb_puts(&b, ga_kernel_ga_types);
   ga_sb_puts(&b, ga_kernel_ga_ewk);
   ga_sb_printf(&b, "// ElementwiseKernel %s on the host\n", k->name);
-  for (int t = 0; t < k->ntv; t++) ga_sb_printf(&b, "typedef %s %s;\n", cxx_type(c->tv_dtype[t]), k->tnames[t]);
+  for (int t = 0; t < k->ntv; t++) ga_sb_printf(&b, "typedef %s %s;\n", ga_host_cxx_type(c->tv_dtype[t]), k->tnames[t]);
   if (k->preamble[0]) ga_sb_printf(&b, "%s\n", k->preamble);
   ga_sb_printf(&b, "#define GA_MAXDIM %d\n", GA_MAXDIM);
   ga_sb_puts(&b, "extern \"C\" void ga_ewk_host(long long _ga_n, int _ga_nd, const long long *_ga_sh, "
