@@ -1,0 +1,967 @@
+--- Kernel fusion: `ga.fuse` turns a Lua function of arrays into one kernel
+-- (CuPy's `cupy.fuse`), the third front door of the one elementwise pipeline.
+--
+-- **How.** The first call with a given signature (each argument's dtype and
+-- ndim; which arguments are Lua numbers, and their kind) runs the function
+-- once with *symbolic* arrays: the ufuncs (`ga.exp`, `ga.maximum`, every op
+-- row and its operator metamethod), `ga.where`, `astype` and the reductions
+-- record an op graph instead of computing.  Each op node is resolved by the
+-- eager pipeline's own rules (`core._fuse_resolve` is `ga_ew_prepare`), so
+-- dtypes and NEP 50 weak scalars come out exactly as the unfused expression.
+--
+-- **GPU.** The graph becomes the body of an `ElementwiseKernel` (a device
+-- function that applies each op row's own expression -- the text the
+-- built-in kernels run -- to registers, storing every intermediate in its
+-- eager dtype), so launch planning, vector loads, broadcasting, dimension
+-- collapsing and the memory and disk kernel caches are the elementwise
+-- pipeline's.  A reduction (`sum prod max min mean all any`) of a fused
+-- value becomes a `ReductionKernel` whose map is the fused function (one
+-- kernel for the elementwise part and the reduction); `argmax`, `argmin`
+-- and the other reduction rows write their fused input once and reduce it.
+--
+-- **Host.** The same graph runs op row by op row in chunks of the output
+-- (each chunk small enough to stay in cache), the eager host loops
+-- themselves: the host result is the unfused result, bit for bit.
+-- @module gpuarray.fuse
+local core = require "gpuarray.core"
+local C = require "gpuarray.util"
+local is_array = C.is_array
+
+local M = {}
+
+local resolve, ctype = core._fuse_resolve, core._fuse_ctype
+local ufuncs = core.ufuncs
+local G = C.lazy_module(false)
+
+-- ---------------------------------------------------------------------
+-- tracing
+
+local SYM = {}          -- metatable of the symbolic arrays
+local current           -- the trace being recorded (one at a time)
+
+local MM = { __add = "add", __sub = "subtract", __mul = "multiply", __div = "true_divide",
+             __idiv = "floor_divide", __pow = "power", __mod = "remainder", __unm = "negative",
+             __band = "bitwise_and", __bor = "bitwise_or", __bxor = "bitwise_xor", __bnot = "invert",
+             __shl = "left_shift", __shr = "right_shift" }
+-- Lua's own arithmetic between Lua numbers (a scalar argument and a constant)
+local LUAOP = { __add = function(a, b) return a + b end, __sub = function(a, b) return a - b end,
+                __mul = function(a, b) return a * b end, __div = function(a, b) return a / b end,
+                __idiv = function(a, b) return a // b end, __pow = function(a, b) return a ^ b end,
+                __mod = function(a, b) return a % b end, __unm = function(a) return -a end }
+-- the reduction rows a fused ReductionKernel runs: reduce expression, and
+-- whether the post-map divides by the count
+local REDK = { sum = "a + b", prod = "a * b", max = "ga_maximum(a, b)", min = "ga_minimum(a, b)",
+               amax = "ga_maximum(a, b)", amin = "ga_minimum(a, b)", all = "a && b", any = "a || b",
+               mean = "a + b" }
+local IDENT = { sum = "0", prod = "1", all = "true", any = "false", mean = "0" }
+local KIND = { bool = "b", int8 = "i", int16 = "i", int32 = "i", int64 = "i", uint8 = "u", uint16 = "u",
+               uint32 = "u", uint64 = "u", float16 = "f", float32 = "f", float64 = "f", complex64 = "c",
+               complex128 = "c" }
+
+-- Where the user's code is: the first frame outside gpuarray's own files.
+local function where_line()
+  for level = 3, 40 do
+    local info = debug.getinfo(level, "Sl")
+    if not info then break end
+    if info.what ~= "C" and not info.source:find("gpuarray/[%w_]+%.lua$") then
+      return info.short_src .. ":" .. (info.currentline or 0), info.currentline
+    end
+  end
+  return "?", nil
+end
+
+local function tfail(tr, what, fmt, ...)
+  local at = where_line()
+  error(string.format("fuse '%s': %s (%s): ", tr.name, what, at) .. string.format(fmt, ...), 0)
+end
+
+local function is_sym(v) return getmetatable(v) == SYM end
+
+local function new_node(tr, n)
+  local id = #tr.nodes + 1
+  n.id = id
+  n.at = n.at or where_line()
+  tr.nodes[id] = n
+  return id
+end
+
+local function sym(tr, id) return setmetatable({ __tr = tr, __id = id }, SYM) end
+local function node_of(s) return s.__tr.nodes[s.__id] end
+
+-- the trace's node for an operand (symbolic, Lua number/boolean, ndarray)
+local function operand(tr, v, what)
+  if is_sym(v) then
+    if v.__tr ~= tr then tfail(tr, what, "a symbolic array of another trace") end
+    return v.__id
+  end
+  local t = math.type(v)
+  if t or type(v) == "boolean" then
+    return new_node(tr, { kind = "const", weak = true, value = v, lkind = t == "integer" and "int" or t and "float" or "bool" })
+  end
+  if is_array(v) then
+    for _, n in ipairs(tr.nodes) do   -- one node per captured array
+      if n.kind == "capt" and rawequal(n.value, v) then return n.id end
+    end
+    return new_node(tr, { kind = "capt", value = v, dtype = v.dtype, ndim = v.ndim })
+  end
+  tfail(tr, what, "an operand is %s, not an array or a number", C.typename(v))
+end
+
+-- the representative value of a weak node (for type resolution), or its dtype
+local function res_arg(n)
+  if n.weak then return n.value end
+  return n.dtype
+end
+
+local function ndim_of(tr, ids)
+  local nd = 0
+  for _, id in ipairs(ids) do
+    local n = tr.nodes[id]
+    if not n.weak and n.ndim > nd then nd = n.ndim end
+  end
+  return nd
+end
+
+-- a weak Lua number as a strong 0-d array of its default dtype (a ufunc
+-- of Lua numbers only, as eager)
+local function strong(tr, id)
+  local n = tr.nodes[id]
+  local dt = n.lkind == "int" and "int64" or n.lkind == "float" and "float64" or "bool"
+  return new_node(tr, { kind = "cast", input = id, dtype = dt, ndim = 0, from = dt })
+end
+
+local function cast_node(tr, id, dtype)
+  local n = tr.nodes[id]
+  if n.dtype == dtype then return id end
+  return new_node(tr, { kind = "cast", input = id, dtype = dtype, ndim = n.ndim, from = n.dtype })
+end
+
+-- record op row `name` on operands (returns its symbolic results)
+local function record(tr, name, args, opts)
+  if opts ~= nil then tfail(tr, name, "options (out=, dtype=, casting=) are not supported inside a fused function") end
+  local ids = {}
+  for k = 1, #args do ids[k] = operand(tr, args[k], name) end
+  if name == "_where" and not tr.nodes[ids[1]].weak then ids[1] = cast_node(tr, ids[1], "bool") end
+  local any = false
+  for _, id in ipairs(ids) do any = any or not tr.nodes[id].weak end
+  if not any then ids[1] = strong(tr, ids[1]) end
+  local ra = {}
+  for k, id in ipairs(ids) do ra[k] = res_arg(tr.nodes[id]) end
+  local ok, ins, outs, expr = pcall(resolve, name, table.unpack(ra, 1, #ids))
+  if not ok then tfail(tr, name, "%s", tostring(ins):gsub("^[%w_]+: ", "")) end
+  local nd = ndim_of(tr, ids)
+  local op = new_node(tr, { kind = "op", name = name, inputs = ids, ins = ins, outs = outs, expr = expr, ndim = nd })
+  local res = {}
+  for j = 1, #outs do
+    local p = new_node(tr, { kind = "proj", op = op, j = j, dtype = outs[j], ndim = nd, bool_result = outs[j] == "bool" })
+    res[j] = sym(tr, p)
+  end
+  tr.nodes[op].projs = {}
+  for j = 1, #outs do tr.nodes[op].projs[j] = res[j].__id end
+  return table.unpack(res)
+end
+
+-- a Lua operator between Lua numbers (scalar arguments, constants): Lua's
+-- own arithmetic, evaluated at each call
+local function lua_arith(tr, mm, a, b)
+  local ia, ib = operand(tr, a, mm), operand(tr, b, mm)
+  local na, nb = tr.nodes[ia], tr.nodes[ib]
+  local f = LUAOP[mm]
+  local v = f(na.value, nb.value)
+  local t = math.type(v)
+  return sym(tr, new_node(tr, { kind = "lua", weak = true, f = f, inputs = { ia, ib }, value = v,
+                                lkind = t == "integer" and "int" or "float" }))
+end
+
+local function all_weak(tr, a, b)
+  local function w(v) return not is_sym(v) or tr.nodes[v.__id].weak end
+  return w(a) and w(b)
+end
+
+for mm, name in pairs(MM) do
+  SYM[mm] = function(a, b)
+    local tr = (is_sym(a) and a or b).__tr
+    if mm == "__unm" or mm == "__bnot" then b = nil end
+    if LUAOP[mm] and all_weak(tr, a, b == nil and a or b) then return lua_arith(tr, mm, a, b == nil and a or b) end
+    if b == nil then return record(tr, name, { a }) end
+    return record(tr, name, { a, b })
+  end
+end
+SYM.__unm = function(a)
+  local tr = a.__tr
+  if node_of(a).weak then return lua_arith(tr, "__unm", a, a) end
+  return record(tr, "negative", { a })
+end
+
+local function no_compare(a, b)
+  local tr = (is_sym(a) and a or b).__tr
+  tfail(tr, "comparison", "Lua's < <= == on a traced array give a Lua boolean, which cannot depend on array values "
+        .. "(an `if` on an array value cannot be fused); use ga.less/x:lt ... and ga.where")
+end
+SYM.__lt, SYM.__le, SYM.__eq = no_compare, no_compare, no_compare
+SYM.__concat = function(a) tfail(a.__tr or {}, "..", "a traced array cannot be concatenated") end
+SYM.__len = function(a) tfail(a.__tr, "#", "the length of a traced array is not known while tracing") end
+SYM.__call = function(a) tfail(a.__tr, "call", "a traced array is not callable") end
+SYM.__tostring = function(a)
+  local n = node_of(a)
+  return string.format("<fuse: traced %s%s>", n.weak and "Lua " or "", n.weak and n.lkind or (n.dtype .. ", ndim " .. n.ndim))
+end
+SYM.__close = nil
+
+SYM.__ga_fuse = function(name, ...)
+  local n = select("#", ...)
+  local args = { ... }
+  local opts = args[n]
+  local tr
+  for k = 1, n - 1 do if is_sym(args[k]) then tr = args[k].__tr break end end
+  return record(tr, name, table.move(args, 1, n - 1, 1, {}), opts)
+end
+
+-- x:sum(...), ga.sum(x, ...): a reduction node; its dtype and ndim come
+-- from the eager reduction of a host proxy of ones (its checks too)
+local function reduce_node(tr, fname, x, axis, opts)
+  local id = operand(tr, x, fname)
+  local n = tr.nodes[id]
+  if n.weak then id = strong(tr, id); n = tr.nodes[id] end
+  local o = {}
+  if type(axis) == "table" and not C.is_axis_list(axis) then opts, axis = axis, nil end
+  if opts ~= nil then
+    if type(opts) ~= "table" then tfail(tr, fname, "options must be a table") end
+    for k, v in pairs(opts) do
+      if k ~= "axis" and k ~= "keepdims" then tfail(tr, fname, "option %s is not supported inside a fused function", tostring(k)) end
+      o[k] = v
+    end
+  end
+  if axis ~= nil then o.axis = axis end
+  local shape = {}
+  for d = 1, n.ndim do shape[d] = 1 end
+  local proxy = G().host.zeros(shape, n.dtype)
+  local ok, r = pcall(core._reduce[fname], proxy, o)
+  if not ok then tfail(tr, fname, "%s", tostring(r):gsub("^[%w_]+: ", "")) end
+  local ax = o.axis
+  if type(ax) == "table" then ax = table.move(ax, 1, #ax, 1, {}) end
+  return sym(tr, new_node(tr, { kind = "red", name = fname, input = id, axis = ax, keepdims = o.keepdims and true or false,
+                                dtype = r.dtype, ndim = r.ndim }))
+end
+SYM.__ga_fuse_reduce = function(fname, x, axis, opts) return reduce_node(x.__tr, fname, x, axis, opts) end
+
+local METHODS = {}
+for _, r in ipairs { "sum", "prod", "max", "min", "mean", "all", "any", "argmax", "argmin", "amax", "amin",
+                     "nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanargmax", "nanargmin", "count_nonzero" } do
+  METHODS[r] = function(x, axis, opts) return reduce_node(x.__tr, r, x, axis, opts) end
+end
+for m, name in pairs { lt = "less", le = "less_equal", gt = "greater", ge = "greater_equal", eq = "equal",
+                       ne = "not_equal", conj = "conjugate", conjugate = "conjugate" } do
+  METHODS[m] = function(x, y) if y == nil then return record(x.__tr, name, { x }) end return record(x.__tr, name, { x, y }) end
+end
+function METHODS.astype(x, dtype)
+  local tr = x.__tr
+  local ok, _, _, canon = pcall(ctype, dtype)
+  if not ok or type(canon) ~= "string" then tfail(tr, "astype", "bad dtype %s", tostring(dtype)) end
+  local id = x.__id
+  if tr.nodes[id].weak then id = strong(tr, id) end
+  return sym(tr, cast_node(tr, id, canon))
+end
+function METHODS.item(x) tfail(x.__tr, "item", "x:item() reads a value back to Lua; it cannot be fused") end
+METHODS.get = function(x) tfail(x.__tr, "get", "x:get() copies to the host; it cannot be fused") end
+METHODS.tolist = function(x) tfail(x.__tr, "tolist", "x:tolist() reads values back to Lua; it cannot be fused") end
+
+SYM.__index = function(x, k)
+  local tr = rawget(x, "__tr")
+  local n = tr.nodes[rawget(x, "__id")]
+  if k == "dtype" then
+    if n.weak then tfail(tr, "dtype", "a Lua number argument has no dtype (it is a weak scalar)") end
+    return n.dtype
+  elseif k == "ndim" then
+    return n.weak and 0 or n.ndim
+  elseif METHODS[k] then
+    return METHODS[k]
+  elseif type(k) == "string" then
+    tfail(tr, tostring(k), "x.%s is not supported inside a fused function (the shape of a traced array is not "
+          .. "known; fusable: ufuncs, operators, ga.where, astype, reductions)", k)
+  end
+  tfail(tr, "index", "indexing a traced array is not supported inside a fused function%s",
+        (is_sym(k) or is_array(k)) and " (indexing by an array)" or "")
+end
+
+-- x[{}] = v (or x[ga.ellipsis] = v): an in-place update of the whole array
+SYM.__newindex = function(x, k, v)
+  local tr = rawget(x, "__tr")
+  local whole = (type(k) == "table" and not is_sym(k) and not is_array(k) and next(k) == nil) or k == G().ellipsis
+  if not whole then tfail(tr, "setitem", "only whole-array updates x[{}] = value can be fused") end
+  local n = tr.nodes[rawget(x, "__id")]
+  if n.weak then tfail(tr, "setitem", "a Lua number argument cannot be updated in place") end
+  local vid = operand(tr, v, "setitem")
+  local vn = tr.nodes[vid]
+  if vn.weak then vid = strong(tr, vid) end
+  vid = cast_node(tr, vid, n.dtype)
+  rawset(x, "__id", vid)
+  local root = rawget(x, "__root")
+  if root then tr.writes[root] = vid end
+end
+
+-- ---------------------------------------------------------------------
+-- signatures and traces
+
+local function int_class(v)
+  local bits = 0
+  local lims = { { -128, 127 }, { 0, 255 }, { -32768, 32767 }, { 0, 65535 }, { -2147483648, 2147483647 },
+                 { 0, 4294967295 } }
+  for i, l in ipairs(lims) do if v >= l[1] and v <= l[2] then bits = bits | (1 << i) end end
+  if v >= 0 then bits = bits | 256 end
+  return bits
+end
+
+local function signature(fname, args, n)
+  local parts = {}
+  for k = 1, n do
+    local v = args[k]
+    if is_array(v) then
+      parts[k] = v.dtype .. ":" .. v.ndim
+    elseif math.type(v) == "integer" then
+      parts[k] = "i" .. int_class(v)
+    elseif math.type(v) == "float" then
+      parts[k] = "f"
+    elseif type(v) == "boolean" then
+      parts[k] = "b"
+    else
+      error(string.format("%s: argument #%d must be an ndarray or a Lua number, got %s", fname, k, C.typename(v)), 3)
+    end
+  end
+  return table.concat(parts, ",")
+end
+
+-- run the function on symbolic arguments; returns the trace
+local function trace(F, args, n)
+  local tr = { name = F.name, nodes = {}, writes = {}, nargs = n, args = {} }
+  local syms = {}
+  for k = 1, n do
+    local v = args[k]
+    local id
+    if is_array(v) then
+      id = new_node(tr, { kind = "arg", k = k, dtype = v.dtype, ndim = v.ndim, at = "argument " .. k })
+    else
+      local t = math.type(v)
+      id = new_node(tr, { kind = "scalar", k = k, weak = true, value = v, at = "argument " .. k,
+                          lkind = t == "integer" and "int" or t and "float" or "bool" })
+    end
+    syms[k] = sym(tr, id)
+    if is_array(v) then rawset(syms[k], "__root", k) end
+    tr.args[k] = id
+  end
+  if current then error(string.format("fuse '%s': a fused function cannot be traced inside another trace", F.name), 3) end
+  current = tr
+  local res = table.pack(pcall(F.fn, table.unpack(syms, 1, n)))
+  current = nil
+  if not res[1] then error(res[2], 0) end
+  local outs = {}
+  for j = 2, res.n do
+    local v = res[j]
+    if not is_sym(v) then
+      if is_array(v) or math.type(v) then v = sym(tr, operand(tr, v, "return")) end
+      if not is_sym(v) then
+        error(string.format("fuse '%s': return value #%d is %s, not an array", F.name, j - 1, C.typename(v)), 0)
+      end
+    end
+    local id = v.__id
+    if tr.nodes[id].weak then id = strong(tr, id) end
+    outs[#outs + 1] = id
+  end
+  tr.outs = outs
+  tr.nret = #outs
+  -- in-place updates of the arguments are extra outputs
+  tr.wout = {}
+  for k = 1, n do
+    if tr.writes[k] then tr.wout[#tr.wout + 1] = { k = k, id = tr.writes[k] } end
+  end
+  -- what the outputs need
+  local live = {}
+  local function mark(id)
+    if live[id] then return end
+    live[id] = true
+    local nd = tr.nodes[id]
+    if nd.kind == "op" or nd.kind == "lua" then for _, i in ipairs(nd.inputs) do mark(i) end end
+    if nd.kind == "proj" then mark(nd.op) end
+    if nd.kind == "cast" or nd.kind == "red" then mark(nd.input) end
+  end
+  for _, id in ipairs(outs) do mark(id) end
+  for _, w in ipairs(tr.wout) do mark(w.id) end
+  -- a comparison's result that nothing uses was most likely an `if` on an array value
+  for _, nd in ipairs(tr.nodes) do
+    if nd.kind == "proj" and nd.bool_result and not live[nd.id] then
+      local op = tr.nodes[nd.op]
+      error(string.format("fuse '%s': %s (%s): its boolean array result is not used by any output; an `if` on an "
+                          .. "array value cannot be fused (Lua cannot see an array's truth): use ga.where", F.name,
+                          op.name, op.at), 0)
+    end
+  end
+  tr.live = live
+  return tr
+end
+
+-- ---------------------------------------------------------------------
+-- the host interpreter: op rows in sequence, in chunks
+
+local function eval_nodes(tr, vals, targets, lo, hi)
+  -- vals: node id -> value (arrays or numbers) for leaves; computes what
+  -- targets need; lo/hi: a chunk of the first axis of every array leaf
+  local memo = {}
+  local function val(id)
+    if memo[id] ~= nil then return memo[id] end
+    local n = tr.nodes[id]
+    local v
+    if vals[id] ~= nil then
+      v = vals[id]
+      if lo and is_array(v) and v.ndim == tr.chunk_nd and v.shape[1] > 1 then v = v[{ { lo, hi } }] end
+    elseif n.kind == "const" then
+      v = n.value
+    elseif n.kind == "lua" then
+      v = n.f(val(n.inputs[1]), val(n.inputs[2]))
+    elseif n.kind == "proj" then
+      local op = tr.nodes[n.op]
+      if not memo[-n.op] then
+        local a = {}
+        for k, i in ipairs(op.inputs) do a[k] = val(i) end
+        memo[-n.op] = table.pack(ufuncs[op.name](table.unpack(a, 1, #op.inputs)))
+      end
+      v = memo[-n.op][n.j]
+    elseif n.kind == "cast" then
+      local x = val(n.input)
+      if not is_array(x) then
+        local host = tr.device == -1
+        v = (host and G().host or G()).asarray(x, n.dtype)
+      else
+        v = x:astype(n.dtype)
+      end
+    else
+      error("fuse: internal error: node kind " .. n.kind .. " has no value")
+    end
+    memo[id] = v
+    return v
+  end
+  local r = {}
+  for j, id in ipairs(targets) do r[j] = val(id) end
+  return r
+end
+
+-- ---------------------------------------------------------------------
+-- the CUDA code: the fused function and its kernels
+
+local SCALAR_T = { int = { "int64", "long long" }, float = { "float64", "double" }, bool = { "bool", "bool" } }
+
+-- The leaves (kernel parameters) and internal nodes of the subgraph that
+-- computes `targets`; `mat` says which nodes are materialised arrays.
+local function subgraph(tr, targets, mat)
+  local seen, leaves, inner = {}, {}, {}
+  local function visit(id)
+    if seen[id] then return end
+    seen[id] = true
+    local n = tr.nodes[id]
+    if mat[id] or n.weak then leaves[#leaves + 1] = id; return end
+    if n.kind == "op" then for _, i in ipairs(n.inputs) do visit(i) end
+    elseif n.kind == "proj" then visit(n.op)
+    elseif n.kind == "cast" then visit(n.input)
+    else error("fuse: internal error: " .. n.kind .. " is not materialised") end
+    inner[#inner + 1] = id
+  end
+  for _, id in ipairs(targets) do visit(id) end
+  table.sort(leaves)
+  table.sort(inner)
+  return leaves, inner
+end
+
+local function complex_in(tr, ids)
+  for _, id in ipairs(ids) do
+    local n = tr.nodes[id]
+    if n.dtype and KIND[n.dtype] == "c" then return true end
+    if n.kind == "op" then for _, d in ipairs(n.ins) do if KIND[d] == "c" then return true end end end
+  end
+  return false
+end
+
+-- the code computing node ids `inner`; leaves are p<id>, values v<id>
+local function gen_body(tr, inner, mat, b)
+  local function ref(id) return (mat[id] or tr.nodes[id].weak) and ("p" .. id) or ("v" .. id) end
+  for _, id in ipairs(inner) do
+    local n = tr.nodes[id]
+    if n.kind == "proj" then
+      -- declared with its op, below
+    elseif n.kind == "cast" then
+      -- the COPY row in the source's dtype, stored in the target's (astype)
+      local src = tr.nodes[n.input]
+      local from = src.weak and SCALAR_T[src.lkind][1] or src.dtype
+      local st, ct = ctype(from)
+      local dt = ctype(n.dtype)
+      b[#b + 1] = string.format("  %s v%d;  // astype %s -> %s (%s)", dt, id, from, n.dtype, n.at)
+      if from == "float16" then
+        b[#b + 1] = string.format("  { %s t = ga_cast<%s>(%s); v%d = ga_cast<%s>(ga_cast<%s>(t)); }", ct, ct, ref(n.input), id, dt, st)
+      else
+        b[#b + 1] = string.format("  v%d = ga_cast<%s>(%s);", id, dt, ref(n.input))
+      end
+    elseif n.kind == "op" then
+      for _, p in ipairs(n.projs) do b[#b + 1] = string.format("  %s v%d;", (ctype(tr.nodes[p].dtype)), p) end
+      b[#b + 1] = string.format("  {  // %s (%s)", n.name, n.at)
+      for k, d in ipairs(n.ins) do
+        local st, ct = ctype(d)
+        b[#b + 1] = string.format("    typedef %s in%d_t; typedef %s in%d_mt;", ct, k - 1, st, k - 1)
+      end
+      for j, d in ipairs(n.outs) do
+        local st, ct = ctype(d)
+        b[#b + 1] = string.format("    typedef %s out%d_t; typedef %s out%d_mt;", ct, j - 1, st, j - 1)
+      end
+      for k, i in ipairs(n.inputs) do
+        local src = tr.nodes[i]
+        local via = src.weak or (n.ins[k] == "float16" and src.dtype ~= "float16")
+        b[#b + 1] = string.format("    in%d_t in%d = ga_cast<in%d_%s>(%s);", k - 1, k - 1, k - 1, via and "mt" or "t", ref(i))
+      end
+      for j = 1, #n.outs do b[#b + 1] = string.format("    out%d_t out%d;", j - 1, j - 1) end
+      b[#b + 1] = string.format("    { const long long _i = 0; (void)_i; %s; }", n.expr)
+      for j, p in ipairs(n.projs) do
+        local dt = ctype(tr.nodes[p].dtype)
+        if n.outs[j] == "float16" then
+          b[#b + 1] = string.format("    v%d = ga_cast<%s>(ga_cast<out%d_mt>(out%d));", p, dt, j - 1, j - 1)
+        else
+          b[#b + 1] = string.format("    v%d = ga_cast<%s>(out%d);", p, dt, j - 1)
+        end
+      end
+      b[#b + 1] = "  }"
+    end
+  end
+  return ref
+end
+
+local function param_decl(tr, id, mat)
+  local n = tr.nodes[id]
+  if n.weak then return SCALAR_T[n.lkind][1] .. " p" .. id, "const " .. SCALAR_T[n.lkind][2] .. " p" .. id end
+  return n.dtype .. " p" .. id, "const " .. (ctype(n.dtype)) .. " &p" .. id
+end
+
+-- An ElementwiseKernel computing `targets` (output dtypes odt) from the
+-- materialised nodes; returns {kernel, leaves}.
+local function ew_kernel(tr, targets, odt, mat)
+  local leaves, inner = subgraph(tr, targets, mat)
+  local inp, fparams, args = {}, {}, {}
+  for _, id in ipairs(leaves) do
+    local decl, fdecl = param_decl(tr, id, mat)
+    inp[#inp + 1] = decl
+    fparams[#fparams + 1] = fdecl
+    args[#args + 1] = "p" .. id
+  end
+  local outp = {}
+  for j, id in ipairs(targets) do
+    outp[j] = odt[j] .. " o" .. (j - 1)
+    fparams[#fparams + 1] = (ctype(odt[j])) .. " &o" .. (j - 1)
+    args[#args + 1] = "o" .. (j - 1)
+  end
+  local b = { string.format("// ga.fuse '%s'", tr.name),
+              "__device__ __forceinline__ void _ga_fused(" .. table.concat(fparams, ", ") .. ") {" }
+  local ref = gen_body(tr, inner, mat, b)
+  for j, id in ipairs(targets) do
+    b[#b + 1] = string.format("  o%d = ga_cast<%s>(%s);", j - 1, (ctype(odt[j])), ref(id))
+  end
+  b[#b + 1] = "}"
+  local cplx = complex_in(tr, inner) or complex_in(tr, leaves)
+  local k = G().ElementwiseKernel(table.concat(inp, ", "), table.concat(outp, ", "),
+                                  "_ga_fused(" .. table.concat(args, ", ") .. ")", tr.cname,
+                                  { preamble = table.concat(b, "\n"), math = cplx and "complex" or true })
+  return { kernel = k, leaves = leaves }
+end
+
+-- A ReductionKernel: reduction node r of a fused input.
+local function red_kernel(tr, r, mat)
+  local n = tr.nodes[r]
+  local src = tr.nodes[n.input]
+  local leaves, inner = subgraph(tr, { n.input }, mat)
+  local inp, fparams, args = {}, {}, {}
+  for _, id in ipairs(leaves) do
+    local decl, fdecl = param_decl(tr, id, mat)
+    inp[#inp + 1] = decl
+    fparams[#fparams + 1] = fdecl:gsub("&", "")
+    args[#args + 1] = "p" .. id
+  end
+  -- the accumulator: as the eager row (float16 in float32; sum of
+  -- integers in int64/uint64, mean of integers in float64)
+  local d = src.dtype
+  local acc = d
+  local name = n.name
+  if d == "float16" then acc = "float32" end
+  if name == "sum" or name == "prod" then
+    if KIND[d] == "b" or KIND[d] == "i" then acc = "int64" elseif KIND[d] == "u" then acc = "uint64" end
+  elseif name == "mean" then
+    if KIND[d] == "b" or KIND[d] == "i" or KIND[d] == "u" then acc = "float64" end
+  elseif name == "all" or name == "any" then
+    acc = "bool"
+  end
+  local b = { string.format("// ga.fuse '%s': %s of a fused value", tr.name, name),
+              "__device__ __forceinline__ " .. (ctype(acc)) .. " _ga_fused(" .. table.concat(fparams, ", ") .. ") {" }
+  local ref = gen_body(tr, inner, mat, b)
+  local load
+  if name == "all" or name == "any" then load = string.format("ga_truth(%s)", ref(n.input))
+  elseif d == "float16" then load = string.format("(float)%s", ref(n.input))
+  else load = string.format("ga_cast<%s>(%s)", (ctype(acc)), ref(n.input)) end
+  b[#b + 1] = "  return " .. load .. ";"
+  b[#b + 1] = "}"
+  local post = "y = ga_cast<" .. (ctype(n.dtype)) .. ">(a)"
+  if name == "mean" then
+    post = "y = ga_cast<" .. (ctype(n.dtype)) .. ">(a / (" .. (ctype(acc)) .. ")(_in_ind.size() / _out_ind.size()))"
+  end
+  local cplx = complex_in(tr, inner) or complex_in(tr, leaves)
+  local k = G().ReductionKernel(table.concat(inp, ", "), n.dtype .. " y", "_ga_fused(" .. table.concat(args, ", ") .. ")",
+                                REDK[name], post, IDENT[name], tr.cname,
+                                { reduce_type = acc, preamble = table.concat(b, "\n"), math = cplx and "complex" or true })
+  return { kernel = k, leaves = leaves }
+end
+
+-- ---------------------------------------------------------------------
+-- running a trace
+
+local function leaf_value(tr, vals, id)
+  local n = tr.nodes[id]
+  if vals[id] ~= nil then return vals[id] end
+  if n.kind == "const" then return n.value end
+  if n.kind == "lua" then
+    local v = n.f(leaf_value(tr, vals, n.inputs[1]), leaf_value(tr, vals, n.inputs[2]))
+    vals[id] = v
+    return v
+  end
+  error("fuse: internal error: leaf " .. id)
+end
+
+local function call_leaves(tr, vals, leaves)
+  local a = {}
+  for k, id in ipairs(leaves) do a[k] = leaf_value(tr, vals, id) end
+  return a
+end
+
+-- Is node id's only way to the outputs through reductions of the same
+-- stage (a fused ReductionKernel can take its whole input graph)?
+local function run(F, tr, args, outs_given)
+  local vals, mat = {}, {}
+  local device
+  for k = 1, tr.nargs do
+    local id = tr.args[k]
+    vals[id] = args[k]
+    if is_array(args[k]) then
+      mat[id] = true
+      local d = args[k].device.id
+      if device == nil then device = d
+      elseif d ~= device then
+        error(string.format("%s: arguments are on different devices (%s and %s)", F.fname, tostring(device), tostring(d)), 3)
+      end
+    end
+  end
+  for _, n in ipairs(tr.nodes) do
+    if n.kind == "capt" then vals[n.id] = n.value; mat[n.id] = true end
+  end
+  if device == nil then
+    error(string.format("%s: at least one argument must be an ndarray", F.fname), 3)
+  end
+  for _, n in ipairs(tr.nodes) do
+    if n.kind == "capt" and n.value.device.id ~= device then
+      error(string.format("%s: an array captured by the function is on another device than the arguments", F.fname), 3)
+    end
+  end
+  local host = device == -1
+  tr.device = host and -1 or 0
+  tr.kernels = tr.kernels or {}
+  -- the reductions, in order
+  for _, n in ipairs(tr.nodes) do
+    if n.kind == "red" and tr.live[n.id] then
+      local x
+      local src = tr.nodes[n.input]
+      local o = { axis = n.axis, keepdims = n.keepdims }
+      if not host and REDK[n.name] and not mat[n.input] then
+        local key = "r" .. n.id
+        local kk = tr.kernels[key]
+        if not kk then kk = red_kernel(tr, n.id, mat); tr.kernels[key] = kk end
+        local a = call_leaves(tr, vals, kk.leaves)
+        a[#a + 1] = o
+        vals[n.id] = kk.kernel(table.unpack(a))
+      else
+        if mat[n.input] then
+          x = vals[n.input]
+        elseif host then
+          x = eval_nodes(tr, vals, { n.input })[1]
+        else
+          local key = "e" .. n.input
+          local kk = tr.kernels[key]
+          if not kk then kk = ew_kernel(tr, { n.input }, { src.dtype }, mat); tr.kernels[key] = kk end
+          x = kk.kernel(table.unpack(call_leaves(tr, vals, kk.leaves)))
+        end
+        if not is_array(x) then x = G().asarray(x) end
+        vals[n.id] = core._reduce[n.name](x, o)
+      end
+      mat[n.id] = true
+    end
+  end
+  -- the outputs: returned values, then the arguments updated in place
+  local targets, odt, given = {}, {}, {}
+  for j, id in ipairs(tr.outs) do
+    targets[j] = id
+    odt[j] = tr.nodes[id].dtype
+    given[j] = outs_given and outs_given[j] or false
+  end
+  for _, w in ipairs(tr.wout) do
+    targets[#targets + 1] = w.id
+    odt[#odt + 1] = tr.nodes[w.id].dtype
+    given[#given + 1] = args[w.k]
+  end
+  local res = {}
+  local kt, kd, kg, kslot = {}, {}, {}, {}
+  for j, id in ipairs(targets) do
+    if mat[id] and not given[j] then
+      -- an argument or a reduction returned as it is: a new array, as eager
+      res[j] = tr.nodes[id].kind == "red" and vals[id] or vals[id]:copy()
+    else
+      kt[#kt + 1] = id
+      kd[#kd + 1] = odt[j]
+      kslot[#kslot + 1] = j
+    end
+  end
+  if #kt > 0 then
+    -- outputs given with another dtype are computed, then copied (cast)
+    local direct = true
+    for i, j in ipairs(kslot) do
+      if given[j] and given[j].dtype ~= kd[i] then direct = false end
+    end
+    if host then
+      local r = eval_nodes(tr, vals, kt)
+      for i, j in ipairs(kslot) do
+        local v = r[i]
+        if not is_array(v) then v = G().host.asarray(v) end
+        if mat[kt[i]] and not given[j] then v = v:copy() end
+        res[j] = v
+      end
+    else
+      local key = "o" .. table.concat(kt, ",") .. ":" .. table.concat(kd, ",")
+      local kk = tr.kernels[key]
+      if not kk then kk = ew_kernel(tr, kt, kd, mat); tr.kernels[key] = kk end
+      local a = call_leaves(tr, vals, kk.leaves)
+      local all_given = direct
+      for _, j in ipairs(kslot) do all_given = all_given and given[j] end
+      if all_given then
+        for _, j in ipairs(kslot) do a[#a + 1] = given[j] end
+        kk.kernel(table.unpack(a))
+        for _, j in ipairs(kslot) do res[j] = given[j] end
+      else
+        local r = table.pack(kk.kernel(table.unpack(a)))
+        for i, j in ipairs(kslot) do res[j] = r[i] end
+      end
+    end
+  end
+  -- copy into outputs given (cast, broadcast as an assignment)
+  for j = 1, #targets do
+    local g = given[j]
+    if g and res[j] ~= g then
+      local ok, err = pcall(function() g[{}] = res[j] end)
+      if not ok then error(string.format("%s: out: %s", F.fname, tostring(err):gsub("^[^:]+: ", "")), 4) end
+      res[j] = g
+    end
+  end
+  return table.unpack(res, 1, tr.nret)
+end
+
+-- ---------------------------------------------------------------------
+-- the fused function object
+
+local FUSED = {}
+FUSED.__index = {}
+
+local function split_args(F, ...)
+  local n = select("#", ...)
+  local args = { ... }
+  local opts
+  if n > 0 and type(args[n]) == "table" and not is_array(args[n]) and getmetatable(args[n]) == nil then
+    opts = args[n]
+    args[n] = nil
+    n = n - 1
+  end
+  if not F.vararg and n ~= F.nparams then
+    error(string.format("%s: takes %d argument%s, got %d", F.fname, F.nparams, F.nparams == 1 and "" or "s", n), 3)
+  end
+  local out
+  if opts then
+    for k in pairs(opts) do
+      if k ~= "out" then error(string.format("%s: unknown option '%s' (known: out)", F.fname, tostring(k)), 3) end
+    end
+    out = opts.out
+    if is_array(out) then out = { out } end
+    if out ~= nil and type(out) ~= "table" then
+      error(string.format("%s: out must be an ndarray or a table of ndarrays", F.fname), 3)
+    end
+  end
+  return args, n, out
+end
+
+local function get_trace(F, args, n)
+  local key = signature(F.fname, args, n)
+  local tr = F.traces[key]
+  if not tr then
+    tr = trace(F, args, n)
+    tr.cname = F.cname
+    F.traces[key] = tr
+    F.ntraces = F.ntraces + 1
+  end
+  return tr
+end
+
+FUSED.__call = function(F, ...)
+  local args, n, out = split_args(F, ...)
+  local tr = get_trace(F, args, n)
+  if out then
+    if #out ~= tr.nret then
+      error(string.format("%s: out has %d array%s but the function returns %d", F.fname, #out, #out == 1 and "" or "s", tr.nret), 2)
+    end
+    for j = 1, #out do
+      if not is_array(out[j]) then error(string.format("%s: out[%d] is not an ndarray", F.fname, j), 2) end
+    end
+  end
+  return run(F, tr, args, out)
+end
+
+--- The generated CUDA source of the kernels a call `f(...)` runs (traced
+-- for the arguments' signature; no GPU needed: the arguments may be host
+-- arrays).  Kernels are separated by a comment line `// ---- kernel N`.
+-- @function fused:source
+-- @param ... the arguments, as for a call
+-- @treturn string the CUDA source
+local function kernel_texts(F, method, ...)
+  local args, n = split_args(F, ...)
+  local tr = get_trace(F, args, n)
+  local mat = {}
+  for k = 1, tr.nargs do if is_array(args[k]) then mat[tr.args[k]] = true end end
+  for _, nd in ipairs(tr.nodes) do if nd.kind == "capt" then mat[nd.id] = true end end
+  local srcs = {}
+  local function types(kk)
+    local t = {}
+    for i, id in ipairs(kk.leaves) do
+      local nd = tr.nodes[id]
+      if nd.weak then
+        t[i] = nd.lkind == "int" and 1 or nd.lkind == "float" and 1.5 or true
+      else
+        t[i] = nd.dtype
+      end
+    end
+    return t
+  end
+  for _, nd in ipairs(tr.nodes) do
+    if nd.kind == "red" and tr.live[nd.id] then
+      if not mat[nd.input] then
+        local kk
+        if REDK[nd.name] then
+          kk = red_kernel(tr, nd.id, mat)
+          local shape = {}
+          for d = 1, math.max(tr.nodes[nd.input].ndim, 1) do shape[d] = 4 end
+          srcs[#srcs + 1] = kk.kernel[method](kk.kernel, types(kk), { shape = shape })
+        else
+          kk = ew_kernel(tr, { nd.input }, { tr.nodes[nd.input].dtype }, mat)
+          srcs[#srcs + 1] = kk.kernel[method](kk.kernel, types(kk))
+          if method == "source" then srcs[#srcs + 1] = "// " .. nd.name .. ": the built-in reduction of the value above" end
+        end
+      else
+        if method == "source" then srcs[#srcs + 1] = "// " .. nd.name .. ": the built-in reduction of an argument" end
+      end
+      mat[nd.id] = true
+    end
+  end
+  local kt, kd = {}, {}
+  local targets = table.move(tr.outs, 1, #tr.outs, 1, {})
+  for _, w in ipairs(tr.wout) do targets[#targets + 1] = w.id end
+  for _, id in ipairs(targets) do
+    if not mat[id] then kt[#kt + 1] = id; kd[#kd + 1] = tr.nodes[id].dtype end
+  end
+  if #kt > 0 then
+    local kk = ew_kernel(tr, kt, kd, mat)
+    srcs[#srcs + 1] = kk.kernel[method](kk.kernel, types(kk))
+  end
+  return srcs
+end
+
+function FUSED.__index.source(F, ...)
+  local srcs = kernel_texts(F, "source", ...)
+  for i = 1, #srcs do srcs[i] = "// ---- kernel " .. i .. "\n" .. srcs[i] end
+  return table.concat(srcs, "\n")
+end
+
+--- Compile the kernels a call `f(...)` runs with NVRTC (no GPU needed: the
+-- arguments may be host arrays), for checking code generation.
+-- @function fused:compile
+-- @param ... the arguments, as for a call
+-- @treturn int the number of kernels compiled
+-- @usage
+-- local f = ga.fuse(function(x, y) return ga.sin(x) * y end)
+-- local x = ga.host.ones(4, "float32")
+-- print(f:compile(x, x))   --> 1
+function FUSED.__index.compile(F, ...)
+  local n = 0
+  for _, r in ipairs(kernel_texts(F, "compile", ...)) do
+    if type(r) == "number" then n = n + 1 end
+  end
+  return n
+end
+
+FUSED.__tostring = function(F) return string.format("<fused function '%s'>", F.name) end
+
+--- Fuse a Lua function of arrays into one kernel (CuPy's `cupy.fuse`).
+--
+-- `ga.fuse(fn [, {name=}])` returns a callable object: `f(a, b, ...)` runs
+-- `fn`'s array arithmetic as one elementwise kernel (plus one kernel per
+-- reduction inside), `f(a, b, {out = z})` writes the result into `z` (a
+-- table of arrays for several results).  The function is traced once per
+-- signature -- each argument's dtype and ndim, which arguments are Lua
+-- numbers and their kind (integer, float, boolean) -- with symbolic arrays;
+-- later calls with that signature run the recorded kernels.
+--
+-- Inside `fn`: every ufunc (`ga.exp`, `ga.maximum`, `ga.arctan2` ...) and
+-- operator (`+ - * / // % ^`, unary `-`, `& | ~ << >>`), the comparison
+-- functions and methods (`ga.less`, `x:lt(y)`), `ga.where`, `x:astype(dt)`,
+-- Lua numbers (weak scalars, NEP 50, exactly as unfused: `x * 0.5` stays
+-- float32), arrays captured from outside (read as extra inputs), several
+-- return values (one kernel writes them all), reductions `sum prod max min
+-- mean all any argmax argmin` (and the other reduction rows) with `axis` and
+-- `keepdims`, and in-place updates of an argument `x[{}] = value`.  Lua
+-- control flow on Lua values runs at trace time.  Not fusable, each a clear
+-- error naming the op and the line: `if` on an array value (detected as a
+-- comparison whose boolean result no output uses, and as Lua's `<`/`==` on a
+-- traced array), `x:item()`, indexing, `x.shape`, ops outside the list.
+--
+-- Arguments: arrays on one device (all on the GPU, or all on the host) and
+-- Lua numbers; at least one array.  Every output has the broadcast shape of
+-- the arrays its kernel reads (as CuPy).  A fused kernel may contract a
+-- multiply and an add into one FMA, so GPU results can differ from the
+-- unfused ones in the last bit; on the host the result is the unfused one.
+--
+-- `f:source(a, b, ...)` returns the generated CUDA source for those
+-- arguments (no GPU needed); `f.ntraces` counts the traces made so far.
+-- @function ga.fuse
+-- @tparam function fn a function of arrays and Lua numbers
+-- @tparam[opt] table opts `name` (the kernel's name, default "fused")
+-- @return a callable fused function
+-- @usage
+-- local softplus = ga.fuse(function(x) return ga.log1p(ga.exp(-ga.abs(x))) + ga.maximum(x, 0) end,
+--                          { name = "softplus" })
+-- local x = ga.host.asarray({-2, 0, 3}, "float32")
+-- print(softplus(x))   --> array([0.126928 , 0.6931472, 3.0485873], dtype=float32)
+-- local axpy = ga.fuse(function(a, x, y) return a * x + y end)
+-- print(axpy(2, x, 1))   --> array([-3.,  1.,  7.], dtype=float32)
+-- print(axpy:source(2, x, x):find("_ga_fused", 1, true) ~= nil)   --> true
+-- local softmax = ga.fuse(function(v) local e = ga.exp(v - v:max()); return e / e:sum() end)
+-- print(softmax(ga.host.asarray({1, 2, 3})))   --> array([0.09003057, 0.24472847, 0.66524096])
+function M.fuse(fn, opts)
+  if type(fn) ~= "function" then error("fuse: fn must be a function, got " .. C.typename(fn), 2) end
+  if opts ~= nil and type(opts) ~= "table" then error("fuse: options must be a table, got " .. C.typename(opts), 2) end
+  opts = opts or {}
+  for k in pairs(opts) do
+    if k ~= "name" then error("fuse: unknown option '" .. tostring(k) .. "' (known: name)", 2) end
+  end
+  local name = opts.name or "fused"
+  if type(name) ~= "string" or not name:match("^[%a_][%w_]*$") or #name > 40 then
+    error("fuse: name must be a C identifier of at most 40 characters, got " .. tostring(name), 2)
+  end
+  local info = debug.getinfo(fn, "u")
+  local F = { fn = fn, name = name, cname = name, fname = "fuse '" .. name .. "'", traces = {}, ntraces = 0,
+              nparams = info.nparams, vararg = info.isvararg }
+  return setmetatable(F, FUSED)
+end
+
+return { ga = { fuse = M.fuse }, host = { fuse = M.fuse } }
