@@ -37,6 +37,7 @@ local G = C.lazy_module(false)
 -- tracing
 
 local SYM = {}          -- metatable of the symbolic arrays
+local host_outputs      -- (below)
 local current           -- the trace being recorded (one at a time)
 
 local MM = { __add = "add", __sub = "subtract", __mul = "multiply", __div = "true_divide",
@@ -325,7 +326,7 @@ local function signature(fname, args, n)
     elseif type(v) == "boolean" then
       parts[k] = "b"
     else
-      error(string.format("%s: argument #%d must be an ndarray or a Lua number, got %s", fname, k, C.typename(v)), 3)
+      error(string.format("%s: argument #%d must be an ndarray or a Lua number, got %s", fname, k, C.typename(v)), 4)
     end
   end
   return table.concat(parts, ",")
@@ -351,7 +352,15 @@ local function trace(F, args, n)
   end
   if current then error(string.format("fuse '%s': a fused function cannot be traced inside another trace", F.name), 3) end
   current = tr
-  local res = table.pack(pcall(F.fn, table.unpack(syms, 1, n)))
+  local function handler(e)
+    -- an error of something that cannot take a traced array: name the line
+    if type(e) == "string" and not e:find("^fuse '") then
+      e = string.format("fuse '%s': %s (at %s; only ufuncs, operators, ga.where, astype and reductions can be "
+                        .. "fused)", F.name, e, (where_line()))
+    end
+    return e
+  end
+  local res = table.pack(xpcall(F.fn, handler, table.unpack(syms, 1, n)))
   current = nil
   if not res[1] then error(res[2], 0) end
   local outs = {}
@@ -468,6 +477,46 @@ local function subgraph(tr, targets, mat)
   table.sort(leaves)
   table.sort(inner)
   return leaves, inner
+end
+
+-- The outputs `targets` on the host: small loops at once; large ones in
+-- chunks of the first axis of the broadcast shape (about CHUNK elements:
+-- every temporary stays in cache), each chunk assigned into the outputs.
+local CHUNK = 1 << 15
+host_outputs = function(tr, vals, mat, targets, dts)
+  local leaves = subgraph(tr, targets, mat)
+  local shape = {}
+  for _, id in ipairs(leaves) do
+    local v = vals[id]
+    if is_array(v) then
+      local s, off = v.shape, #shape - v.ndim
+      if off < 0 then
+        for _ = 1, -off do table.insert(shape, 1, 1) end
+        off = 0
+      end
+      for d = 1, #s do
+        local cur = shape[off + d]
+        if cur == 1 or cur == nil then shape[off + d] = s[d]
+        elseif s[d] ~= 1 and s[d] ~= cur then
+          error(string.format("fuse '%s': operands could not be broadcast together", tr.name), 0)
+        end
+      end
+    end
+  end
+  local size = 1
+  for _, d in ipairs(shape) do size = size * d end
+  if #shape == 0 or size <= CHUNK or shape[1] < 2 then return eval_nodes(tr, vals, targets) end
+  local H = G().host
+  local outs = {}
+  for j, id in ipairs(targets) do outs[j] = H.empty(shape, dts[j]) end
+  local rows = math.max(1, CHUNK // (size // shape[1]))
+  tr.chunk_nd = #shape
+  for lo = 1, shape[1], rows do
+    local hi = math.min(lo + rows - 1, shape[1])
+    local r = eval_nodes(tr, vals, targets, lo, hi)
+    for j = 1, #targets do outs[j][{ { lo, hi } }] = r[j] end
+  end
+  return outs
 end
 
 local function complex_in(tr, ids)
@@ -725,7 +774,7 @@ local function run(F, tr, args, outs_given)
       if given[j] and given[j].dtype ~= kd[i] then direct = false end
     end
     if host then
-      local r = eval_nodes(tr, vals, kt)
+      local r = host_outputs(tr, vals, mat, kt, kd)
       for i, j in ipairs(kslot) do
         local v = r[i]
         if not is_array(v) then v = G().host.asarray(v) end
@@ -752,7 +801,7 @@ local function run(F, tr, args, outs_given)
   -- copy into outputs given (cast, broadcast as an assignment)
   for j = 1, #targets do
     local g = given[j]
-    if g and res[j] ~= g then
+    if g and not rawequal(res[j], g) then
       local ok, err = pcall(function() g[{}] = res[j] end)
       if not ok then error(string.format("%s: out: %s", F.fname, tostring(err):gsub("^[^:]+: ", "")), 4) end
       res[j] = g
