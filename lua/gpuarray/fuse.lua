@@ -596,22 +596,28 @@ local function ew_kernel(tr, targets, odt, mat)
     fparams[#fparams + 1] = fdecl
     args[#args + 1] = "p" .. id
   end
-  local outp = {}
+  -- the outputs through temporaries, each assigned by a statement of its
+  -- own: ElementwiseKernel then sees that they are written before they
+  -- are read, and the vector path does not load them
+  local outp, decls, stores = {}, {}, {}
   for j, id in ipairs(targets) do
     outp[j] = odt[j] .. " o" .. (j - 1)
-    fparams[#fparams + 1] = (ctype(odt[j])) .. " &o" .. (j - 1)
-    args[#args + 1] = "o" .. (j - 1)
+    fparams[#fparams + 1] = (ctype(odt[j])) .. " &_o" .. (j - 1)   -- (no mention of o<j> in the preamble)
+    args[#args + 1] = "_r" .. (j - 1)
+    decls[j] = (ctype(odt[j])) .. " _r" .. (j - 1) .. ";"
+    stores[j] = "o" .. (j - 1) .. " = _r" .. (j - 1) .. ";"
   end
   local b = { string.format("// ga.fuse '%s'", tr.name),
               "__device__ __forceinline__ void _ga_fused(" .. table.concat(fparams, ", ") .. ") {" }
   local ref = gen_body(tr, inner, mat, b)
   for j, id in ipairs(targets) do
-    b[#b + 1] = string.format("  o%d = ga_cast<%s>(%s);", j - 1, (ctype(odt[j])), ref(id))
+    b[#b + 1] = string.format("  _o%d = ga_cast<%s>(%s);", j - 1, (ctype(odt[j])), ref(id))
   end
   b[#b + 1] = "}"
   local cplx = complex_in(tr, inner) or complex_in(tr, leaves)
   local k = G().ElementwiseKernel(table.concat(inp, ", "), table.concat(outp, ", "),
-                                  "_ga_fused(" .. table.concat(args, ", ") .. ")", tr.cname,
+                                  table.concat(decls, " ") .. " _ga_fused(" .. table.concat(args, ", ") .. ");\n"
+                                  .. table.concat(stores, "\n"), tr.cname,
                                   { preamble = table.concat(b, "\n"), math = cplx and "complex" or true })
   return { kernel = k, leaves = leaves }
 end
@@ -874,6 +880,11 @@ end
 -- @function fused:source
 -- @param ... the arguments, as for a call
 -- @treturn string the CUDA source
+-- @usage
+-- local f = ga.fuse(function(x, y) return x * y + 1 end, { name = "fma1" })
+-- local x = ga.host.ones(4, "float32")
+-- local src = f:source(x, x)
+-- print(src:find("extern \"C\" __global__ void __launch_bounds__(256) fma1", 1, true) ~= nil)   --> true
 local function kernel_texts(F, method, ...)
   local args, n = split_args(F, ...)
   local tr = get_trace(F, args, n)
