@@ -25,7 +25,8 @@
 -- @module gpuarray.fuse
 local core = require "gpuarray.core"
 local C = require "gpuarray.util"
-local is_array = C.is_array
+local NDARRAY = core.ndarray_mt
+local function is_array(x) return getmetatable(x) == NDARRAY end
 
 local M = {}
 
@@ -483,8 +484,14 @@ end
 -- chunks of the first axis of the broadcast shape (about CHUNK elements:
 -- every temporary stays in cache), each chunk assigned into the outputs.
 local CHUNK = 1 << 15
-host_outputs = function(tr, vals, mat, targets, dts)
-  local leaves = subgraph(tr, targets, mat)
+host_outputs = function(tr, vals, leaves, targets, dts)
+  local big = false
+  for _, id in ipairs(leaves) do
+    local v = vals[id]
+    if v == nil then v = tr.nodes[id].value end
+    if is_array(v) and v.size > CHUNK then big = true; break end
+  end
+  if not big then return eval_nodes(tr, vals, targets) end
   local shape = {}
   for _, id in ipairs(leaves) do
     local v = vals[id]
@@ -688,124 +695,146 @@ local function call_leaves(tr, vals, leaves)
   return a
 end
 
--- Is node id's only way to the outputs through reductions of the same
--- stage (a fused ReductionKernel can take its whole input graph)?
-local function run(F, tr, args, outs_given)
-  local vals, mat = {}, {}
-  local device
+-- The steps of a trace on one kind of device, made once: each live
+-- reduction (a fused ReductionKernel, or the built-in reduction of an
+-- argument or of a fused temporary), then the outputs' kernel.
+local function make_plan(tr, host)
+  local P = { reds = {}, capt = {} }
+  local mat = {}
   for k = 1, tr.nargs do
-    local id = tr.args[k]
-    vals[id] = args[k]
-    if is_array(args[k]) then
-      mat[id] = true
-      local d = args[k].device.id
-      if device == nil then device = d
-      elseif d ~= device then
-        error(string.format("%s: arguments are on different devices (%s and %s)", F.fname, tostring(device), tostring(d)), 3)
-      end
-    end
+    local n = tr.nodes[tr.args[k]]
+    if not n.weak then mat[n.id] = true end
   end
   for _, n in ipairs(tr.nodes) do
-    if n.kind == "capt" then vals[n.id] = n.value; mat[n.id] = true end
+    if n.kind == "capt" then mat[n.id] = true; P.capt[#P.capt + 1] = n end
   end
-  if device == nil then
-    error(string.format("%s: at least one argument must be an ndarray", F.fname), 3)
-  end
-  for _, n in ipairs(tr.nodes) do
-    if n.kind == "capt" and n.value.device.id ~= device then
-      error(string.format("%s: an array captured by the function is on another device than the arguments", F.fname), 3)
-    end
-  end
-  local host = device == -1
-  tr.device = host and -1 or 0
-  tr.kernels = tr.kernels or {}
-  -- the reductions, in order
   for _, n in ipairs(tr.nodes) do
     if n.kind == "red" and tr.live[n.id] then
-      local x
-      local src = tr.nodes[n.input]
-      local o = { axis = n.axis, keepdims = n.keepdims }
-      if not host and REDK[n.name] and not mat[n.input] then
-        local key = "r" .. n.id
-        local kk = tr.kernels[key]
-        if not kk then kk = red_kernel(tr, n.id, mat); tr.kernels[key] = kk end
-        local a = call_leaves(tr, vals, kk.leaves)
-        a[#a + 1] = o
-        vals[n.id] = kk.kernel(table.unpack(a))
+      local st = { id = n.id, name = n.name, o = { axis = n.axis, keepdims = n.keepdims }, input = n.input }
+      if mat[n.input] then
+        st.mode = "direct"
+      elseif host then
+        st.mode = "host"
+      elseif REDK[n.name] then
+        st.mode = "redk"
+        st.k = red_kernel(tr, n.id, mat)
       else
-        if mat[n.input] then
-          x = vals[n.input]
-        elseif host then
-          x = eval_nodes(tr, vals, { n.input })[1]
-        else
-          local key = "e" .. n.input
-          local kk = tr.kernels[key]
-          if not kk then kk = ew_kernel(tr, { n.input }, { src.dtype }, mat); tr.kernels[key] = kk end
-          x = kk.kernel(table.unpack(call_leaves(tr, vals, kk.leaves)))
-        end
-        if not is_array(x) then x = G().asarray(x) end
-        vals[n.id] = core._reduce[n.name](x, o)
+        st.mode = "temp"
+        st.k = ew_kernel(tr, { n.input }, { tr.nodes[n.input].dtype }, mat)
       end
+      P.reds[#P.reds + 1] = st
       mat[n.id] = true
     end
   end
   -- the outputs: returned values, then the arguments updated in place
-  local targets, odt, given = {}, {}, {}
-  for j, id in ipairs(tr.outs) do
-    targets[j] = id
-    odt[j] = tr.nodes[id].dtype
-    given[j] = outs_given and outs_given[j] or false
-  end
+  local targets, odt, wk = {}, {}, {}
+  for j, id in ipairs(tr.outs) do targets[j] = id; odt[j] = tr.nodes[id].dtype end
   for _, w in ipairs(tr.wout) do
     targets[#targets + 1] = w.id
     odt[#odt + 1] = tr.nodes[w.id].dtype
-    given[#given + 1] = args[w.k]
+    wk[#targets] = w.k
   end
-  local res = {}
-  local kt, kd, kg, kslot = {}, {}, {}, {}
+  P.targets, P.odt, P.wk = targets, odt, wk
+  P.kt, P.kd, P.kslot, P.copy = {}, {}, {}, {}
   for j, id in ipairs(targets) do
-    if mat[id] and not given[j] then
-      -- an argument or a reduction returned as it is: a new array, as eager
-      res[j] = tr.nodes[id].kind == "red" and vals[id] or vals[id]:copy()
+    if mat[id] and not wk[j] then
+      -- an argument or a reduction returned as it is (an argument copied:
+      -- a new array, as eager)
+      P.copy[j] = tr.nodes[id].kind ~= "red"
     else
-      kt[#kt + 1] = id
-      kd[#kd + 1] = odt[j]
-      kslot[#kslot + 1] = j
+      P.kt[#P.kt + 1] = id
+      P.kd[#P.kd + 1] = odt[j]
+      P.kslot[#P.kslot + 1] = j
     end
   end
-  if #kt > 0 then
-    -- outputs given with another dtype are computed, then copied (cast)
-    local direct = true
-    for i, j in ipairs(kslot) do
-      if given[j] and given[j].dtype ~= kd[i] then direct = false end
+  P.mat = mat
+  if #P.kt > 0 then
+    if host then P.leaves = subgraph(tr, P.kt, mat)
+    else P.k = ew_kernel(tr, P.kt, P.kd, mat) end
+  end
+  return P
+end
+
+local function run(F, tr, args, outs_given)
+  local device
+  for k = 1, tr.nargs do
+    local v = args[k]
+    if is_array(v) then
+      local d = v.device.id
+      if device == nil then device = d
+      elseif d ~= device then
+        error(string.format("%s: arguments are on different devices (%s and %s)", F.fname,
+                            d == -1 and "cpu" or "cuda:" .. d, device == -1 and "cpu" or "cuda:" .. device), 3)
+      end
     end
+  end
+  if device == nil then error(string.format("%s: at least one argument must be an ndarray", F.fname), 3) end
+  local host = device == -1
+  local P = host and tr.hplan or not host and tr.gplan
+  if not P then
+    P = make_plan(tr, host)
+    if host then tr.hplan = P else tr.gplan = P end
+  end
+  local vals = {}
+  for k = 1, tr.nargs do vals[tr.args[k]] = args[k] end
+  for _, n in ipairs(P.capt) do
+    if n.value.device.id ~= device then
+      error(string.format("%s: an array captured by the function is on another device than the arguments", F.fname), 3)
+    end
+    vals[n.id] = n.value
+  end
+  tr.device = device
+  for _, st in ipairs(P.reds) do
+    local x
+    if st.mode == "redk" then
+      local a = call_leaves(tr, vals, st.k.leaves)
+      a[#a + 1] = st.o
+      vals[st.id] = st.k.kernel(table.unpack(a))
+    else
+      if st.mode == "direct" then x = vals[st.input]
+      elseif st.mode == "host" then x = eval_nodes(tr, vals, { st.input })[1]
+      else x = st.k.kernel(table.unpack(call_leaves(tr, vals, st.k.leaves))) end
+      if not is_array(x) then x = (host and G().host or G()).asarray(x) end
+      vals[st.id] = core._reduce[st.name](x, st.o)
+    end
+  end
+  local targets, nt = P.targets, #P.targets
+  local given = {}
+  for j = 1, nt do given[j] = P.wk[j] and args[P.wk[j]] or outs_given and outs_given[j] or false end
+  local res = {}
+  for j = 1, nt do
+    if P.copy[j] ~= nil then
+      local v = vals[targets[j]]
+      res[j] = (P.copy[j] and not given[j]) and v:copy() or v
+    end
+  end
+  local kt, kslot = P.kt, P.kslot
+  if #kt > 0 then
     if host then
-      local r = host_outputs(tr, vals, mat, kt, kd)
+      local r = host_outputs(tr, vals, P.leaves, kt, P.kd)
       for i, j in ipairs(kslot) do
         local v = r[i]
         if not is_array(v) then v = G().host.asarray(v) end
-        if mat[kt[i]] and not given[j] then v = v:copy() end
+        if rawequal(v, vals[kt[i]]) and not given[j] then v = v:copy() end
         res[j] = v
       end
     else
-      local key = "o" .. table.concat(kt, ",") .. ":" .. table.concat(kd, ",")
-      local kk = tr.kernels[key]
-      if not kk then kk = ew_kernel(tr, kt, kd, mat); tr.kernels[key] = kk end
-      local a = call_leaves(tr, vals, kk.leaves)
-      local all_given = direct
-      for _, j in ipairs(kslot) do all_given = all_given and given[j] end
+      local a = call_leaves(tr, vals, P.k.leaves)
+      -- outputs given in the result's dtype are written by the kernel
+      local all_given = true
+      for i, j in ipairs(kslot) do all_given = all_given and given[j] and given[j].dtype == P.kd[i] end
       if all_given then
         for _, j in ipairs(kslot) do a[#a + 1] = given[j] end
-        kk.kernel(table.unpack(a))
+        P.k.kernel(table.unpack(a))
         for _, j in ipairs(kslot) do res[j] = given[j] end
       else
-        local r = table.pack(kk.kernel(table.unpack(a)))
+        local r = table.pack(P.k.kernel(table.unpack(a)))
         for i, j in ipairs(kslot) do res[j] = r[i] end
       end
     end
   end
   -- copy into outputs given (cast, broadcast as an assignment)
-  for j = 1, #targets do
+  for j = 1, nt do
     local g = given[j]
     if g and not rawequal(res[j], g) then
       local ok, err = pcall(function() g[{}] = res[j] end)
@@ -848,15 +877,47 @@ local function split_args(F, ...)
   return args, n, out
 end
 
+-- Does the last trace's signature fit these arguments (the fast path)?
+local function fits(tr, args, n)
+  if tr.nargs ~= n then return false end
+  local sig = tr.sig
+  for k = 1, n do
+    local v, want = args[k], sig[k]
+    if is_array(v) then
+      if want ~= v.dtype or sig[-k] ~= v.ndim then return false end
+    elseif math.type(v) == "integer" then
+      if want ~= int_class(v) then return false end
+    elseif math.type(v) == "float" then
+      if want ~= "f" then return false end
+    elseif type(v) == "boolean" then
+      if want ~= "b" then return false end
+    else
+      return false
+    end
+  end
+  return true
+end
+
 local function get_trace(F, args, n)
+  local last = F.last
+  if last and fits(last, args, n) then return last end
   local key = signature(F.fname, args, n)
   local tr = F.traces[key]
   if not tr then
     tr = trace(F, args, n)
     tr.cname = F.cname
+    tr.sig = {}
+    for k = 1, n do
+      local v = args[k]
+      if is_array(v) then tr.sig[k], tr.sig[-k] = v.dtype, v.ndim
+      elseif math.type(v) == "integer" then tr.sig[k] = int_class(v)
+      elseif math.type(v) == "float" then tr.sig[k] = "f"
+      else tr.sig[k] = "b" end
+    end
     F.traces[key] = tr
     F.ntraces = F.ntraces + 1
   end
+  F.last = tr
   return tr
 end
 
