@@ -226,7 +226,28 @@ describe("ga.fuse code generation", function()
     assert.is_falsy(src:find("// ---- kernel 2", 1, true))
     local sm = ga.fuse(function(v) local e = ga.exp(v - v:max()); return e / e:sum() end)
     local s2 = sm:source(H.ones(8, "float64"))
-    assert.is_truthy(s2:find("// ---- kernel 2", 1, true))   -- exp(x - max) summed in the reduction kernel
+    -- the seed's softmax in two kernels: max and sum(exp(x - max)) in one
+    -- reduction (online), then exp(x - max) / sum
+    assert.is_truthy(s2:find("// ---- kernel 2", 1, true))
+    assert.is_falsy(s2:find("// ---- kernel 3", 1, true))
+    assert.is_truthy(s2:find("max and sum(exp(x - max)) in one pass", 1, true))
+    assert.are.equal(2, sm:compile(H.ones(8, "float32")))
+    assert.are.equal(2, sm:compile(H.ones({ 3, 5 }, "float64")))
+    -- a sum of a fused value is one ReductionKernel
+    local r = ga.fuse(function(a, b) return (a * b):sum(-1) end)
+    local s3 = r:source(H.ones({ 2, 4 }, "float32"), H.ones(4, "float32"))
+    assert.is_falsy(s3:find("// ---- kernel 2", 1, true))
+    assert.is_truthy(s3:find("ReductionKernel", 1, true))
+  end)
+
+  it("puts the math library in user kernels with the math option", function()
+    local k = ga.ElementwiseKernel("T x", "T y", "y = ga_exp(x)", "ke", { math = true })
+    assert.is_truthy(k:source({ "float32" }):find("GAM_F1(ga_exp", 1, true))
+    assert.is_falsy(ga.ElementwiseKernel("T x", "T y", "y = x"):source({ "float32" }):find("GAM_F1(ga_exp", 1, true))
+    local r = ga.ReductionKernel("T x", "T y", "ga_abs(x)", "a + b", "y = a", "0", "rk", { math = "complex" })
+    assert.is_truthy(r:source({ "complex64" }):find("ga_abs", 1, true))
+    helper.assert_error(function() ga.ElementwiseKernel("T x", "T y", "y = x", "k", { math = 3 }) end,
+                        "option math must be a boolean or \"complex\"")
   end)
 
   it("compiles its kernels with NVRTC for every dtype kind", function()

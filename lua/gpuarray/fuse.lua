@@ -695,6 +695,69 @@ local function call_leaves(tr, vals, leaves)
   return a
 end
 
+-- The seed's normalisation `e = exp(x - max(x)); e / sum(e)`: the max and
+-- the sum of exp(x - max) are one reduction (the online softmax: the
+-- accumulator is a pair (m, s) kept in a complex of x's dtype, two partial
+-- pairs combine as (M, s1 exp(m1 - M) + s2 exp(m2 - M)) with M = max(m1,
+-- m2)), so the normalisation runs as two kernels.  NaN and infinities come
+-- out as unfused (exp of inf - inf is NaN either way); the sum is rounded
+-- differently (a few ulp).
+local function axes_key(ax, nd)
+  if ax == nil then return "all" end
+  local r = {}
+  for i, a in ipairs(type(ax) == "table" and ax or { ax }) do r[i] = a < 0 and a + nd + 1 or a end
+  table.sort(r)
+  return table.concat(r, ",")
+end
+
+local function softmax_max(tr, S)
+  if S.name ~= "sum" then return nil end
+  local E = tr.nodes[S.input]
+  if E.kind ~= "proj" or tr.nodes[E.op].name ~= "exp" then return nil end
+  local eop = tr.nodes[E.op]
+  local D = tr.nodes[eop.inputs[1]]
+  if D.kind ~= "proj" or tr.nodes[D.op].name ~= "subtract" then return nil end
+  local dop = tr.nodes[D.op]
+  local X, M = tr.nodes[dop.inputs[1]], tr.nodes[dop.inputs[2]]
+  if M.kind ~= "red" or (M.name ~= "max" and M.name ~= "amax") or M.input ~= X.id then return nil end
+  local dt = X.dtype
+  if dt ~= "float32" and dt ~= "float64" then return nil end
+  for _, d in ipairs { M.dtype, D.dtype, E.dtype, S.dtype, eop.ins[1], dop.ins[1], dop.ins[2] } do
+    if d ~= dt then return nil end
+  end
+  if axes_key(M.axis, X.ndim) ~= axes_key(S.axis, X.ndim) or M.keepdims ~= S.keepdims then return nil end
+  return M
+end
+
+local function softmax_kernel(tr, M, S, mat)
+  local X = tr.nodes[M.input]
+  local leaves, inner = subgraph(tr, { X.id }, mat)
+  local inp, fparams, args = {}, {}, {}
+  for _, id in ipairs(leaves) do
+    local decl, fdecl = param_decl(tr, id, mat)
+    inp[#inp + 1] = decl
+    fparams[#fparams + 1] = fdecl:gsub("&", "")
+    args[#args + 1] = "p" .. id
+  end
+  local T = ctype(X.dtype)
+  local C = X.dtype == "float32" and "complex64" or "complex128"
+  local CT = ctype(C)
+  local b = { string.format("// ga.fuse '%s': max and sum(exp(x - max)) in one pass", tr.name),
+              "__device__ __forceinline__ " .. CT .. " _ga_fused(" .. table.concat(fparams, ", ") .. ") {" }
+  local ref = gen_body(tr, inner, mat, b)
+  b[#b + 1] = string.format("  return %s((%s)%s, (%s)1);", CT, T, ref(X.id), T)
+  b[#b + 1] = "}"
+  b[#b + 1] = string.format("__device__ __forceinline__ %s _ga_osm(const %s &a, const %s &b) {", CT, CT, CT)
+  b[#b + 1] = string.format("  const %s m = ga_maximum(a.re, b.re);", T)
+  b[#b + 1] = string.format("  return %s(m, a.im * ga_exp(a.re - m) + b.im * ga_exp(b.re - m));", CT)
+  b[#b + 1] = "}"
+  local k = G().ReductionKernel(table.concat(inp, ", "), X.dtype .. " m, " .. X.dtype .. " s",
+                                "_ga_fused(" .. table.concat(args, ", ") .. ")", "_ga_osm(a, b)",
+                                "m = a.re; s = a.im", nil, tr.cname,
+                                { reduce_type = C, preamble = table.concat(b, "\n"), math = true })
+  return { kernel = k, leaves = leaves }
+end
+
 -- The steps of a trace on one kind of device, made once: each live
 -- reduction (a fused ReductionKernel, or the built-in reduction of an
 -- argument or of a fused temporary), then the outputs' kernel.
@@ -708,10 +771,26 @@ local function make_plan(tr, host)
   for _, n in ipairs(tr.nodes) do
     if n.kind == "capt" then mat[n.id] = true; P.capt[#P.capt + 1] = n end
   end
+  local pair, paired = {}, {}
+  if not host then
+    for _, n in ipairs(tr.nodes) do
+      if n.kind == "red" and tr.live[n.id] then
+        local M = softmax_max(tr, n)
+        if M and not pair[M.id] then pair[M.id] = n; paired[n.id] = true end
+      end
+    end
+  end
   for _, n in ipairs(tr.nodes) do
-    if n.kind == "red" and tr.live[n.id] then
+    if paired[n.id] then
+      -- computed with its max
+    elseif n.kind == "red" and tr.live[n.id] then
       local st = { id = n.id, name = n.name, o = { axis = n.axis, keepdims = n.keepdims }, input = n.input }
-      if mat[n.input] then
+      if pair[n.id] then
+        st.mode = "softmax"
+        st.sid = pair[n.id].id
+        st.k = softmax_kernel(tr, n, pair[n.id], mat)
+        mat[st.sid] = true
+      elseif mat[n.input] then
         st.mode = "direct"
       elseif host then
         st.mode = "host"
@@ -786,7 +865,11 @@ local function run(F, tr, args, outs_given)
   tr.device = device
   for _, st in ipairs(P.reds) do
     local x
-    if st.mode == "redk" then
+    if st.mode == "softmax" then
+      local a = call_leaves(tr, vals, st.k.leaves)
+      a[#a + 1] = st.o
+      vals[st.id], vals[st.sid] = st.k.kernel(table.unpack(a))
+    elseif st.mode == "redk" then
       local a = call_leaves(tr, vals, st.k.leaves)
       a[#a + 1] = st.o
       vals[st.id] = st.k.kernel(table.unpack(a))
@@ -949,9 +1032,8 @@ end
 local function kernel_texts(F, method, ...)
   local args, n = split_args(F, ...)
   local tr = get_trace(F, args, n)
-  local mat = {}
-  for k = 1, tr.nargs do if is_array(args[k]) then mat[tr.args[k]] = true end end
-  for _, nd in ipairs(tr.nodes) do if nd.kind == "capt" then mat[nd.id] = true end end
+  local P = tr.gplan
+  if not P then P = make_plan(tr, false); tr.gplan = P end
   local srcs = {}
   local function types(kk)
     local t = {}
@@ -965,36 +1047,22 @@ local function kernel_texts(F, method, ...)
     end
     return t
   end
-  for _, nd in ipairs(tr.nodes) do
-    if nd.kind == "red" and tr.live[nd.id] then
-      if not mat[nd.input] then
-        local kk
-        if REDK[nd.name] then
-          kk = red_kernel(tr, nd.id, mat)
-          local shape = {}
-          for d = 1, math.max(tr.nodes[nd.input].ndim, 1) do shape[d] = 4 end
-          srcs[#srcs + 1] = kk.kernel[method](kk.kernel, types(kk), { shape = shape })
-        else
-          kk = ew_kernel(tr, { nd.input }, { tr.nodes[nd.input].dtype }, mat)
-          srcs[#srcs + 1] = kk.kernel[method](kk.kernel, types(kk))
-          if method == "source" then srcs[#srcs + 1] = "// " .. nd.name .. ": the built-in reduction of the value above" end
-        end
-      else
-        if method == "source" then srcs[#srcs + 1] = "// " .. nd.name .. ": the built-in reduction of an argument" end
-      end
-      mat[nd.id] = true
+  for _, st in ipairs(P.reds) do
+    local kk = st.k
+    if st.mode == "redk" or st.mode == "softmax" then
+      local shape = {}
+      for d = 1, math.max(tr.nodes[st.input].ndim, 1) do shape[d] = 4 end
+      srcs[#srcs + 1] = kk.kernel[method](kk.kernel, types(kk), { shape = shape })
+    elseif st.mode == "temp" then
+      srcs[#srcs + 1] = kk.kernel[method](kk.kernel, types(kk))
+      if method == "source" then srcs[#srcs] = srcs[#srcs] .. "\n// then the built-in " .. st.name .. " of its output" end
+    elseif method == "source" then
+      srcs[#srcs + 1] = "// the built-in " .. st.name .. " of an argument"
+    else
+      srcs[#srcs + 1] = 0
     end
   end
-  local kt, kd = {}, {}
-  local targets = table.move(tr.outs, 1, #tr.outs, 1, {})
-  for _, w in ipairs(tr.wout) do targets[#targets + 1] = w.id end
-  for _, id in ipairs(targets) do
-    if not mat[id] then kt[#kt + 1] = id; kd[#kd + 1] = tr.nodes[id].dtype end
-  end
-  if #kt > 0 then
-    local kk = ew_kernel(tr, kt, kd, mat)
-    srcs[#srcs + 1] = kk.kernel[method](kk.kernel, types(kk))
-  end
+  if P.k then srcs[#srcs + 1] = P.k.kernel[method](P.k.kernel, types(P.k)) end
   return srcs
 end
 
@@ -1016,7 +1084,7 @@ end
 function FUSED.__index.compile(F, ...)
   local n = 0
   for _, r in ipairs(kernel_texts(F, "compile", ...)) do
-    if type(r) == "number" then n = n + 1 end
+    if type(r) == "number" and r > 0 then n = n + 1 end
   end
   return n
 end
