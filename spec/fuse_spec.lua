@@ -139,7 +139,8 @@ helper.each_device(function(xp, dev)
             local o = { keepdims = kd }
             if ax then o.axis = ax end
             local f = ga.fuse(function(x, y) return core._reduce[r](x * y - 1, o) end)
-            local what = r .. " axis " .. tostring(type(ax) == "table" and "{1,3}" or ax) .. " keepdims " .. tostring(kd)
+            local what = r .. " axis " .. tostring(type(ax) == "table" and "{1,3}" or ax)
+                         .. " keepdims " .. tostring(kd)
             same(f(a, b), core._reduce[r](ha * hb - 1, o), gpu and 1e-4 or 0, what)
             local g = ga.fuse(function(x) return core._reduce[r](ga.square(x), o) end)
             same(g(ib), core._reduce[r](ga.square(host(ib)), o), gpu and 1e-12 or 0, "int32 " .. what)
@@ -251,9 +252,13 @@ describe("ga.fuse code generation", function()
   end)
 
   it("compiles its kernels with NVRTC for every dtype kind", function()
-    local ok = pcall(function() return ga.ElementwiseKernel("float32 x", "float32 y", "y = x"):compile({ "float32" }) end)
+    local ok = pcall(function()
+      return ga.ElementwiseKernel("float32 x", "float32 y", "y = x"):compile({ "float32" })
+    end)
     if not ok then return end   -- no NVRTC on this machine
-    local f = ga.fuse(function(x, y, s) return ga.where(ga.less(x, y), ga.exp(x) * s, y:astype(x.dtype)), (x * y):sum(-1) end)
+    local f = ga.fuse(function(x, y, s)
+      return ga.where(ga.less(x, y), ga.exp(x) * s, y:astype(x.dtype)), (x * y):sum(-1)
+    end)
     for _, dt in ipairs { "bool", "int8", "uint64", "float16", "float32", "float64", "complex64", "complex128" } do
       local x = H.ones({ 2, 3 }, dt)
       local n = f:compile(x, x, 2.5)

@@ -98,7 +98,8 @@ local function operand(tr, v, what)
   end
   local t = math.type(v)
   if t or type(v) == "boolean" then
-    return new_node(tr, { kind = "const", weak = true, value = v, lkind = t == "integer" and "int" or t and "float" or "bool" })
+    local lk = t == "integer" and "int" or t and "float" or "bool"
+    return new_node(tr, { kind = "const", weak = true, value = v, lkind = lk })
   end
   if is_array(v) then
     for _, n in ipairs(tr.nodes) do   -- one node per captured array
@@ -155,7 +156,8 @@ local function record(tr, name, args, opts)
   local op = new_node(tr, { kind = "op", name = name, inputs = ids, ins = ins, outs = outs, expr = expr, ndim = nd })
   local res = {}
   for j = 1, #outs do
-    local p = new_node(tr, { kind = "proj", op = op, j = j, dtype = outs[j], ndim = nd, bool_result = outs[j] == "bool" })
+    local p = new_node(tr, { kind = "proj", op = op, j = j, dtype = outs[j], ndim = nd,
+                             bool_result = outs[j] == "bool" })
     res[j] = sym(tr, p)
   end
   tr.nodes[op].projs = {}
@@ -206,7 +208,8 @@ SYM.__len = function(a) tfail(a.__tr, "#", "the length of a traced array is not 
 SYM.__call = function(a) tfail(a.__tr, "call", "a traced array is not callable") end
 SYM.__tostring = function(a)
   local n = node_of(a)
-  return string.format("<fuse: traced %s%s>", n.weak and "Lua " or "", n.weak and n.lkind or (n.dtype .. ", ndim " .. n.ndim))
+  if n.weak then return "<fuse: traced Lua " .. n.lkind .. ">" end
+  return string.format("<fuse: traced %s, ndim %d>", n.dtype, n.ndim)
 end
 SYM.__close = nil
 
@@ -230,7 +233,9 @@ local function reduce_node(tr, fname, x, axis, opts)
   if opts ~= nil then
     if type(opts) ~= "table" then tfail(tr, fname, "options must be a table") end
     for k, v in pairs(opts) do
-      if k ~= "axis" and k ~= "keepdims" then tfail(tr, fname, "option %s is not supported inside a fused function", tostring(k)) end
+      if k ~= "axis" and k ~= "keepdims" then
+        tfail(tr, fname, "option %s is not supported inside a fused function", tostring(k))
+      end
       o[k] = v
     end
   end
@@ -242,7 +247,8 @@ local function reduce_node(tr, fname, x, axis, opts)
   if not ok then tfail(tr, fname, "%s", tostring(r):gsub("^[%w_]+: ", "")) end
   local ax = o.axis
   if type(ax) == "table" then ax = table.move(ax, 1, #ax, 1, {}) end
-  return sym(tr, new_node(tr, { kind = "red", name = fname, input = id, axis = ax, keepdims = o.keepdims and true or false,
+  return sym(tr, new_node(tr, { kind = "red", name = fname, input = id, axis = ax,
+                                keepdims = o.keepdims and true or false,
                                 dtype = r.dtype, ndim = r.ndim }))
 end
 SYM.__ga_fuse_reduce = function(fname, x, axis, opts) return reduce_node(x.__tr, fname, x, axis, opts) end
@@ -254,7 +260,10 @@ for _, r in ipairs { "sum", "prod", "max", "min", "mean", "all", "any", "argmax"
 end
 for m, name in pairs { lt = "less", le = "less_equal", gt = "greater", ge = "greater_equal", eq = "equal",
                        ne = "not_equal", conj = "conjugate", conjugate = "conjugate" } do
-  METHODS[m] = function(x, y) if y == nil then return record(x.__tr, name, { x }) end return record(x.__tr, name, { x, y }) end
+  METHODS[m] = function(x, y)
+    if y == nil then return record(x.__tr, name, { x }) end
+    return record(x.__tr, name, { x, y })
+  end
 end
 function METHODS.astype(x, dtype)
   local tr = x.__tr
@@ -351,7 +360,9 @@ local function trace(F, args, n)
     if is_array(v) then rawset(syms[k], "__root", k) end
     tr.args[k] = id
   end
-  if current then error(string.format("fuse '%s': a fused function cannot be traced inside another trace", F.name), 3) end
+  if current then
+    error(string.format("fuse '%s': a fused function cannot be traced inside another trace", F.name), 3)
+  end
   current = tr
   local function handler(e)
     -- an error of something that cannot take a traced array: name the line
@@ -515,7 +526,7 @@ host_outputs = function(tr, vals, leaves, targets, dts)
   if #shape == 0 or size <= CHUNK or shape[1] < 2 then return eval_nodes(tr, vals, targets) end
   local H = G().host
   local outs = {}
-  for j, id in ipairs(targets) do outs[j] = H.empty(shape, dts[j]) end
+  for j = 1, #targets do outs[j] = H.empty(shape, dts[j]) end
   local rows = math.max(1, CHUNK // (size // shape[1]))
   tr.chunk_nd = #shape
   for lo = 1, shape[1], rows do
@@ -540,9 +551,7 @@ local function gen_body(tr, inner, mat, b)
   local function ref(id) return (mat[id] or tr.nodes[id].weak) and ("p" .. id) or ("v" .. id) end
   for _, id in ipairs(inner) do
     local n = tr.nodes[id]
-    if n.kind == "proj" then
-      -- declared with its op, below
-    elseif n.kind == "cast" then
+    if n.kind == "cast" then
       -- the COPY row in the source's dtype, stored in the target's (astype)
       local src = tr.nodes[n.input]
       local from = src.weak and SCALAR_T[src.lkind][1] or src.dtype
@@ -550,7 +559,8 @@ local function gen_body(tr, inner, mat, b)
       local dt = ctype(n.dtype)
       b[#b + 1] = string.format("  %s v%d;  // astype %s -> %s (%s)", dt, id, from, n.dtype, n.at)
       if from == "float16" then
-        b[#b + 1] = string.format("  { %s t = ga_cast<%s>(%s); v%d = ga_cast<%s>(ga_cast<%s>(t)); }", ct, ct, ref(n.input), id, dt, st)
+        b[#b + 1] = string.format("  { %s t = ga_cast<%s>(%s); v%d = ga_cast<%s>(ga_cast<%s>(t)); }", ct, ct,
+                                  ref(n.input), id, dt, st)
       else
         b[#b + 1] = string.format("  v%d = ga_cast<%s>(%s);", id, dt, ref(n.input))
       end
@@ -568,7 +578,8 @@ local function gen_body(tr, inner, mat, b)
       for k, i in ipairs(n.inputs) do
         local src = tr.nodes[i]
         local via = src.weak or (n.ins[k] == "float16" and src.dtype ~= "float16")
-        b[#b + 1] = string.format("    in%d_t in%d = ga_cast<in%d_%s>(%s);", k - 1, k - 1, k - 1, via and "mt" or "t", ref(i))
+        b[#b + 1] = string.format("    in%d_t in%d = ga_cast<in%d_%s>(%s);", k - 1, k - 1, k - 1,
+                                  via and "mt" or "t", ref(i))
       end
       for j = 1, #n.outs do b[#b + 1] = string.format("    out%d_t out%d;", j - 1, j - 1) end
       b[#b + 1] = string.format("    { const long long _i = 0; (void)_i; %s; }", n.expr)
@@ -586,7 +597,7 @@ local function gen_body(tr, inner, mat, b)
   return ref
 end
 
-local function param_decl(tr, id, mat)
+local function param_decl(tr, id)
   local n = tr.nodes[id]
   if n.weak then return SCALAR_T[n.lkind][1] .. " p" .. id, "const " .. SCALAR_T[n.lkind][2] .. " p" .. id end
   return n.dtype .. " p" .. id, "const " .. (ctype(n.dtype)) .. " &p" .. id
@@ -598,7 +609,7 @@ local function ew_kernel(tr, targets, odt, mat)
   local leaves, inner = subgraph(tr, targets, mat)
   local inp, fparams, args = {}, {}, {}
   for _, id in ipairs(leaves) do
-    local decl, fdecl = param_decl(tr, id, mat)
+    local decl, fdecl = param_decl(tr, id)
     inp[#inp + 1] = decl
     fparams[#fparams + 1] = fdecl
     args[#args + 1] = "p" .. id
@@ -607,7 +618,7 @@ local function ew_kernel(tr, targets, odt, mat)
   -- own: ElementwiseKernel then sees that they are written before they
   -- are read, and the vector path does not load them
   local outp, decls, stores = {}, {}, {}
-  for j, id in ipairs(targets) do
+  for j = 1, #targets do
     outp[j] = odt[j] .. " o" .. (j - 1)
     fparams[#fparams + 1] = (ctype(odt[j])) .. " &_o" .. (j - 1)   -- (no mention of o<j> in the preamble)
     args[#args + 1] = "_r" .. (j - 1)
@@ -636,7 +647,7 @@ local function red_kernel(tr, r, mat)
   local leaves, inner = subgraph(tr, { n.input }, mat)
   local inp, fparams, args = {}, {}, {}
   for _, id in ipairs(leaves) do
-    local decl, fdecl = param_decl(tr, id, mat)
+    local decl, fdecl = param_decl(tr, id)
     inp[#inp + 1] = decl
     fparams[#fparams + 1] = fdecl:gsub("&", "")
     args[#args + 1] = "p" .. id
@@ -668,9 +679,10 @@ local function red_kernel(tr, r, mat)
     post = "y = ga_cast<" .. (ctype(n.dtype)) .. ">(a / (" .. (ctype(acc)) .. ")(_in_ind.size() / _out_ind.size()))"
   end
   local cplx = complex_in(tr, inner) or complex_in(tr, leaves)
-  local k = G().ReductionKernel(table.concat(inp, ", "), n.dtype .. " y", "_ga_fused(" .. table.concat(args, ", ") .. ")",
-                                REDK[name], post, IDENT[name], tr.cname,
-                                { reduce_type = acc, preamble = table.concat(b, "\n"), math = cplx and "complex" or true })
+  local k = G().ReductionKernel(table.concat(inp, ", "), n.dtype .. " y",
+                                "_ga_fused(" .. table.concat(args, ", ") .. ")", REDK[name], post, IDENT[name],
+                                tr.cname, { reduce_type = acc, preamble = table.concat(b, "\n"),
+                                            math = cplx and "complex" or true })
   return { kernel = k, leaves = leaves }
 end
 
@@ -718,30 +730,30 @@ local function softmax_max(tr, S)
   local D = tr.nodes[eop.inputs[1]]
   if D.kind ~= "proj" or tr.nodes[D.op].name ~= "subtract" then return nil end
   local dop = tr.nodes[D.op]
-  local X, M = tr.nodes[dop.inputs[1]], tr.nodes[dop.inputs[2]]
-  if M.kind ~= "red" or (M.name ~= "max" and M.name ~= "amax") or M.input ~= X.id then return nil end
+  local X, Mx = tr.nodes[dop.inputs[1]], tr.nodes[dop.inputs[2]]
+  if Mx.kind ~= "red" or (Mx.name ~= "max" and Mx.name ~= "amax") or Mx.input ~= X.id then return nil end
   local dt = X.dtype
   if dt ~= "float32" and dt ~= "float64" then return nil end
-  for _, d in ipairs { M.dtype, D.dtype, E.dtype, S.dtype, eop.ins[1], dop.ins[1], dop.ins[2] } do
+  for _, d in ipairs { Mx.dtype, D.dtype, E.dtype, S.dtype, eop.ins[1], dop.ins[1], dop.ins[2] } do
     if d ~= dt then return nil end
   end
-  if axes_key(M.axis, X.ndim) ~= axes_key(S.axis, X.ndim) or M.keepdims ~= S.keepdims then return nil end
-  return M
+  if axes_key(Mx.axis, X.ndim) ~= axes_key(S.axis, X.ndim) or Mx.keepdims ~= S.keepdims then return nil end
+  return Mx
 end
 
-local function softmax_kernel(tr, M, S, mat)
-  local X = tr.nodes[M.input]
+local function softmax_kernel(tr, Mx, mat)
+  local X = tr.nodes[Mx.input]
   local leaves, inner = subgraph(tr, { X.id }, mat)
   local inp, fparams, args = {}, {}, {}
   for _, id in ipairs(leaves) do
-    local decl, fdecl = param_decl(tr, id, mat)
+    local decl, fdecl = param_decl(tr, id)
     inp[#inp + 1] = decl
     fparams[#fparams + 1] = fdecl:gsub("&", "")
     args[#args + 1] = "p" .. id
   end
   local T = ctype(X.dtype)
-  local C = X.dtype == "float32" and "complex64" or "complex128"
-  local CT = ctype(C)
+  local CX = X.dtype == "float32" and "complex64" or "complex128"
+  local CT = ctype(CX)
   local b = { string.format("// ga.fuse '%s': max and sum(exp(x - max)) in one pass", tr.name),
               "__device__ __forceinline__ " .. CT .. " _ga_fused(" .. table.concat(fparams, ", ") .. ") {" }
   local ref = gen_body(tr, inner, mat, b)
@@ -754,7 +766,7 @@ local function softmax_kernel(tr, M, S, mat)
   local k = G().ReductionKernel(table.concat(inp, ", "), X.dtype .. " m, " .. X.dtype .. " s",
                                 "_ga_fused(" .. table.concat(args, ", ") .. ")", "_ga_osm(a, b)",
                                 "m = a.re; s = a.im", nil, tr.cname,
-                                { reduce_type = C, preamble = table.concat(b, "\n"), math = true })
+                                { reduce_type = CX, preamble = table.concat(b, "\n"), math = true })
   return { kernel = k, leaves = leaves }
 end
 
@@ -775,20 +787,18 @@ local function make_plan(tr, host)
   if not host then
     for _, n in ipairs(tr.nodes) do
       if n.kind == "red" and tr.live[n.id] then
-        local M = softmax_max(tr, n)
-        if M and not pair[M.id] then pair[M.id] = n; paired[n.id] = true end
+        local Mx = softmax_max(tr, n)
+        if Mx and not pair[Mx.id] then pair[Mx.id] = n; paired[n.id] = true end
       end
     end
   end
   for _, n in ipairs(tr.nodes) do
-    if paired[n.id] then
-      -- computed with its max
-    elseif n.kind == "red" and tr.live[n.id] then
+    if n.kind == "red" and tr.live[n.id] and not paired[n.id] then   -- (a paired sum comes with its max)
       local st = { id = n.id, name = n.name, o = { axis = n.axis, keepdims = n.keepdims }, input = n.input }
       if pair[n.id] then
         st.mode = "softmax"
         st.sid = pair[n.id].id
-        st.k = softmax_kernel(tr, n, pair[n.id], mat)
+        st.k = softmax_kernel(tr, n, mat)
         mat[st.sid] = true
       elseif mat[n.input] then
         st.mode = "direct"
@@ -1009,7 +1019,8 @@ FUSED.__call = function(F, ...)
   local tr = get_trace(F, args, n)
   if out then
     if #out ~= tr.nret then
-      error(string.format("%s: out has %d array%s but the function returns %d", F.fname, #out, #out == 1 and "" or "s", tr.nret), 2)
+      error(string.format("%s: out has %d array%s but the function returns %d", F.fname, #out,
+                          #out == 1 and "" or "s", tr.nret), 2)
     end
     for j = 1, #out do
       if not is_array(out[j]) then error(string.format("%s: out[%d] is not an ndarray", F.fname, j), 2) end
@@ -1055,7 +1066,9 @@ local function kernel_texts(F, method, ...)
       srcs[#srcs + 1] = kk.kernel[method](kk.kernel, types(kk), { shape = shape })
     elseif st.mode == "temp" then
       srcs[#srcs + 1] = kk.kernel[method](kk.kernel, types(kk))
-      if method == "source" then srcs[#srcs] = srcs[#srcs] .. "\n// then the built-in " .. st.name .. " of its output" end
+      if method == "source" then
+        srcs[#srcs] = srcs[#srcs] .. "\n// then the built-in " .. st.name .. " of its output"
+      end
     elseif method == "source" then
       srcs[#srcs + 1] = "// the built-in " .. st.name .. " of an argument"
     else
