@@ -947,6 +947,7 @@ FUSED.__index = {}
 local function split_args(F, ...)
   local n = select("#", ...)
   local args = { ... }
+  while n > 0 and args[n] == nil do n = n - 1 end   -- trailing nils: not arguments
   local opts
   if n > 0 and type(args[n]) == "table" and not is_array(args[n]) and getmetatable(args[n]) == nil then
     opts = args[n]
