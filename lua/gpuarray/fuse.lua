@@ -18,6 +18,9 @@
 -- value becomes a `ReductionKernel` whose map is the fused function (one
 -- kernel for the elementwise part and the reduction); `argmax`, `argmin`
 -- and the other reduction rows write their fused input once and reduce it.
+-- The seed's normalisation `e = exp(x - max(x)); return e / sum(e)` is two
+-- kernels: max and sum(exp(x - max)) in one online reduction, then the
+-- elementwise rest.
 --
 -- **Host.** The same graph runs op row by op row in chunks of the output
 -- (each chunk small enough to stay in cache), the eager host loops
@@ -838,8 +841,11 @@ local function make_plan(tr, host)
   end
   P.mat = mat
   if #P.kt > 0 then
-    if host then P.leaves = subgraph(tr, P.kt, mat)
-    else P.k = ew_kernel(tr, P.kt, P.kd, mat) end
+    P.leaves = subgraph(tr, P.kt, mat)
+    local arrays = false
+    for _, id in ipairs(P.leaves) do arrays = arrays or not tr.nodes[id].weak end
+    -- outputs of Lua numbers only (0-d): computed as the eager rows would
+    if not host and arrays then P.k = ew_kernel(tr, P.kt, P.kd, mat) end
   end
   return P
 end
@@ -903,11 +909,11 @@ local function run(F, tr, args, outs_given)
   end
   local kt, kslot = P.kt, P.kslot
   if #kt > 0 then
-    if host then
-      local r = host_outputs(tr, vals, P.leaves, kt, P.kd)
+    if not P.k then
+      local r = host and host_outputs(tr, vals, P.leaves, kt, P.kd) or eval_nodes(tr, vals, kt)
       for i, j in ipairs(kslot) do
         local v = r[i]
-        if not is_array(v) then v = G().host.asarray(v) end
+        if not is_array(v) then v = (host and G().host or G()).asarray(v) end
         if rawequal(v, vals[kt[i]]) and not given[j] then v = v:copy() end
         res[j] = v
       end
@@ -1122,7 +1128,9 @@ FUSED.__tostring = function(F) return string.format("<fused function '%s'>", F.n
 -- float32), arrays captured from outside (read as extra inputs), several
 -- return values (one kernel writes them all), reductions `sum prod max min
 -- mean all any argmax argmin` (and the other reduction rows) with `axis` and
--- `keepdims`, and in-place updates of an argument `x[{}] = value`.  Lua
+-- `keepdims` (each fused with its elementwise input into one reduction
+-- kernel; a softmax `e = exp(x - max(x)); e / sum(e)` is two kernels), and
+-- in-place updates of an argument `x[{}] = value`.  Lua
 -- control flow on Lua values runs at trace time.  Not fusable, each a clear
 -- error naming the op and the line: `if` on an array value (detected as a
 -- comparison whose boolean result no output uses, and as Lua's `<`/`==` on a
