@@ -560,7 +560,7 @@ local function gen_body(tr, inner, mat, b)
       local from = src.weak and SCALAR_T[src.lkind][1] or src.dtype
       local st, ct = ctype(from)
       local dt = ctype(n.dtype)
-      b[#b + 1] = string.format("  %s v%d;  // astype %s -> %s (%s)", dt, id, from, n.dtype, n.at)
+      b[#b + 1] = string.format("  %s v%d;  // astype %s -> %s", dt, id, from, n.dtype)
       if from == "float16" then
         b[#b + 1] = string.format("  { %s t = ga_cast<%s>(%s); v%d = ga_cast<%s>(ga_cast<%s>(t)); }", ct, ct,
                                   ref(n.input), id, dt, st)
@@ -569,7 +569,8 @@ local function gen_body(tr, inner, mat, b)
       end
     elseif n.kind == "op" then
       for _, p in ipairs(n.projs) do b[#b + 1] = string.format("  %s v%d;", (ctype(tr.nodes[p].dtype)), p) end
-      b[#b + 1] = string.format("  {  // %s (%s)", n.name, n.at)
+      -- (no source lines in the text: the kernel's key is its structure)
+      b[#b + 1] = string.format("  {  // %s", n.name)
       for k, d in ipairs(n.ins) do
         local st, ct = ctype(d)
         b[#b + 1] = string.format("    typedef %s in%d_t; typedef %s in%d_mt;", ct, k - 1, st, k - 1)
