@@ -317,11 +317,13 @@ end
 -- ---------------------------------------------------------------------
 -- signatures and traces
 
+-- a Lua integer's class: the integer dtypes that hold it (the loop search
+-- and the range checks of the eager call depend on nothing else)
+local LIMS = { { -128, 127 }, { 0, 255 }, { -32768, 32767 }, { 0, 65535 }, { -2147483648, 2147483647 },
+               { 0, 4294967295 } }
 local function int_class(v)
   local bits = 0
-  local lims = { { -128, 127 }, { 0, 255 }, { -32768, 32767 }, { 0, 65535 }, { -2147483648, 2147483647 },
-                 { 0, 4294967295 } }
-  for i, l in ipairs(lims) do if v >= l[1] and v <= l[2] then bits = bits | (1 << i) end end
+  for i, l in ipairs(LIMS) do if v >= l[1] and v <= l[2] then bits = bits | (1 << i) end end
   if v >= 0 then bits = bits | 256 end
   return bits
 end
@@ -1143,6 +1145,9 @@ FUSED.__tostring = function(F) return string.format("<fused function '%s'>", F.n
 -- multiply and an add into one FMA, so GPU results can differ from the
 -- unfused ones in the last bit; on the host the result is the unfused one.
 --
+-- `ga.fuse{name = "f"}(fn)` is the same as `ga.fuse(fn, {name = "f"})`
+-- (CuPy's `@cupy.fuse(kernel_name=...)`).
+--
 -- `f:source(a, b, ...)` returns the generated CUDA source for those
 -- arguments (no GPU needed); `f.ntraces` counts the traces made so far.
 -- @function ga.fuse
@@ -1160,6 +1165,11 @@ FUSED.__tostring = function(F) return string.format("<fused function '%s'>", F.n
 -- local softmax = ga.fuse(function(v) local e = ga.exp(v - v:max()); return e / e:sum() end)
 -- print(softmax(ga.host.asarray({1, 2, 3})))   --> array([0.09003057, 0.24472847, 0.66524096])
 function M.fuse(fn, opts)
+  -- ga.fuse{name = "f"}(fn), as CuPy's @cupy.fuse(...)
+  if type(fn) == "table" and opts == nil and getmetatable(fn) == nil then
+    local o = fn
+    return function(f) return M.fuse(f, o) end
+  end
   if type(fn) ~= "function" then error("fuse: fn must be a function, got " .. C.typename(fn), 2) end
   if opts ~= nil and type(opts) ~= "table" then error("fuse: options must be a table, got " .. C.typename(opts), 2) end
   opts = opts or {}
