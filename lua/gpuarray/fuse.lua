@@ -24,7 +24,9 @@
 --
 -- **Host.** The same graph runs op row by op row in chunks of the output
 -- (each chunk small enough to stay in cache), the eager host loops
--- themselves: the host result is the unfused result, bit for bit.
+-- themselves: the host result is the unfused result, bit for bit.  (The
+-- input of a reduction is computed whole, then reduced by the built-in
+-- row.)
 -- @module gpuarray.fuse
 local core = require "gpuarray.core"
 local C = require "gpuarray.util"
