@@ -212,6 +212,7 @@ helper.each_device(function(xp, dev)
       local function err(fn, pat) helper.assert_error(function() ga.fuse(fn, { name = "bad" })(x) end, pat) end
       err(function(a) if ga.less(a, 0) then a = -a end return a end, "an `if` on an array value")
       err(function(a) if a < 0 then a = -a end return a end, "cannot depend on array values")
+      err(function(a) if ga.any(a) then a = -a end return a end, "'bad': any (")
       err(function(a) local v = a:item(); return a + v end, "item")
       err(function(a) local v = a[1]; return v end, "indexing")
       err(function(a) local v = a[a]; return v end, "indexing by an array")

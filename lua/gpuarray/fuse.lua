@@ -416,8 +416,8 @@ local function trace(F, args, n)
   for _, w in ipairs(tr.wout) do mark(w.id) end
   -- a comparison's result that nothing uses was most likely an `if` on an array value
   for _, nd in ipairs(tr.nodes) do
-    if nd.kind == "proj" and nd.bool_result and not live[nd.id] then
-      local op = tr.nodes[nd.op]
+    if not live[nd.id] and ((nd.kind == "proj" and nd.bool_result) or (nd.kind == "red" and nd.dtype == "bool")) then
+      local op = nd.kind == "red" and nd or tr.nodes[nd.op]
       error(string.format("fuse '%s': %s (%s): its boolean array result is not used by any output; an `if` on an "
                           .. "array value cannot be fused (Lua cannot see an array's truth): use ga.where", F.name,
                           op.name, op.at), 0)
