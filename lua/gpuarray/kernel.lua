@@ -68,7 +68,9 @@ local M = {}
 -- @tparam[opt] table options `preamble` (code before the kernel), `loop_prep`
 --   (in the kernel, before the loop), `after_loop` (after it), `reduce_dims`
 --   (default true: collapse contiguous dimensions), `no_return`,
---   `return_tuple`, `name`
+--   `return_tuple`, `name`, `math` (true: gpuarray's math functions of the
+--   op rows -- `ga_exp`, `ga_maximum`, `ga_truth` ... -- are in the source;
+--   `"complex"`: with their complex versions)
 -- @return a callable kernel object
 -- @usage
 -- local fma3 = ga.ElementwiseKernel("float32 a, float32 b, float32 c", "float32 z",
@@ -134,7 +136,8 @@ M.ElementwiseKernel = core.ElementwiseKernel
 -- @tparam string post_map_expr sets the outputs from `a`, e.g. `"z = a"`
 -- @tparam string|number|nil identity e.g. `"0"`; nil: none
 -- @tparam[opt="reduce_kernel"] string name the kernel's name (a C identifier)
--- @tparam[opt] table options `reduce_type`, `preamble`, `reduce_dims`, `name`
+-- @tparam[opt] table options `reduce_type`, `preamble`, `reduce_dims`, `name`,
+--   `math` (as ElementwiseKernel's)
 -- @return a callable kernel object
 -- @usage
 -- local dot = ga.ReductionKernel("T x, T y", "T z", "x * y", "a + b", "z = a", "0", "dot")

@@ -194,6 +194,15 @@ int ga_ewk_init(ga_ewk *k, const char *in_params, const char *out_params, const 
   return GA_OK;
 }
 
+void ga_ewk_set_math(ga_ewk *k, int math, uint64_t *extra) {
+  k->math = math;
+  for (int h = 0; h < 2; h++) {
+    int32_t m = math;
+    k->hash[h] = ga_hash64(&m, sizeof m, k->hash[h]);
+    if (extra) extra[h] = ga_hash64(&m, sizeof m, extra[h]);
+  }
+}
+
 /* ---- write-first analysis: a small C lexer ---- */
 
 typedef struct lexer { const char *s; const char *tok; size_t len; bool pp; } lexer;
