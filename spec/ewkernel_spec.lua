@@ -222,6 +222,8 @@ describe("ElementwiseKernel on host arrays", function()
     local pre = EK("T x", "T z", "z = twice(x) + k", "pre_t",
                    { preamble = "template <typename U> U twice(U v) { return v + v; }", loop_prep = "int k = 1" })
     assert.are.same({ 1, 3, 5 }, pre(H.arange(3.0)):totable())
+    local m = EK("T x", "T z", "z = ga_exp(x) + ga_sin(x)", "math_t", { math = true })   -- the op rows' math
+    helper.assert_close(m(H.arange(3.0)), H.exp(H.arange(3.0)) + H.sin(H.arange(3.0)))
     local fill = EK("", "float32 z", "z = i", "fill_t")
     assert.are.same({ 0, 1, 2 }, fill(H.empty(3, "float32")):totable())
   end)

@@ -30,6 +30,8 @@
 
 extern const char ga_kernel_ga_types[];
 extern const char ga_kernel_ga_ewk[];
+extern const char ga_kernel_ga_math[];
+extern const char ga_kernel_ga_cmath[];
 
 /* what the CUDA text needs from a host compiler */
 static const char PRELUDE[] =
@@ -41,6 +43,17 @@ static const char PRELUDE[] =
     "static inline float __uint_as_float(unsigned u) { float f; memcpy(&f, &u, 4); return f; }\n"
     "static inline long long __double_as_longlong(double d) { long long u; memcpy(&u, &d, 8); return u; }\n"
     "static inline double __longlong_as_double(long long u) { double d; memcpy(&d, &u, 8); return d; }\n"
+    "static inline float __int_as_float(int u) { float f; memcpy(&f, &u, 4); return f; }\n"
+    "static inline int __float_as_int(float f) { int u; memcpy(&u, &f, 4); return u; }\n"
+    /* CUDA's math library names the host lacks; rounded operations are
+     * plain ones (the compile keeps -ffp-contract=off) */
+    "static inline float cyl_bessel_i0f(float x) { return std::cyl_bessel_if(0.0f, fabsf(x)); }\n"
+    "static inline double cyl_bessel_i0(double x) { return std::cyl_bessel_i(0.0, fabs(x)); }\n"
+    "#define __fadd_rn(a, b) ((float)(a) + (float)(b))\n#define __fsub_rn(a, b) ((float)(a) - (float)(b))\n"
+    "#define __fmul_rn(a, b) ((float)(a) * (float)(b))\n#define __fdiv_rn(a, b) ((float)(a) / (float)(b))\n"
+    "#define __fmaf_rn(a, b, c) fmaf(a, b, c)\n#define __fma_rn(a, b, c) fma(a, b, c)\n"
+    "#define __dadd_rn(a, b) ((double)(a) + (double)(b))\n#define __dsub_rn(a, b) ((double)(a) - (double)(b))\n"
+    "#define __dmul_rn(a, b) ((double)(a) * (double)(b))\n#define __ddiv_rn(a, b) ((double)(a) / (double)(b))\n"
     /* float16 <-> float by bits, round to nearest even (cvt's rounding) */
     "#define GA_HOST_CXX 1\n"
     "static inline unsigned short ga_host_f2h(float f) {\n"
@@ -115,6 +128,8 @@ char *ga_host_ewk_source(const ga_ewk_call *c) {
   ga_sb_puts(&b, ga_host_cxx_prelude());
   ga_sb_puts(&b, ga_kernel_ga_types);
   ga_sb_puts(&b, ga_kernel_ga_ewk);
+  if (k->math) ga_sb_puts(&b, ga_kernel_ga_math);
+  if (k->math > 1) ga_sb_puts(&b, ga_kernel_ga_cmath);
   ga_sb_printf(&b, "// ElementwiseKernel %s on the host\n", k->name);
   for (int t = 0; t < k->ntv; t++) ga_sb_printf(&b, "typedef %s %s;\n", ga_host_cxx_type(c->tv_dtype[t]), k->tnames[t]);
   if (k->preamble[0]) ga_sb_printf(&b, "%s\n", k->preamble);
@@ -214,7 +229,7 @@ static int compile(const char *src, const char *so, const char *what, const char
   if (qc && qs && qt && ql) {
     ga_strbuf cmd;
     ga_sb_init(&cmd);
-    ga_sb_printf(&cmd, "%s -std=c++17 -O2 -fPIC -shared -w -o %s %s >%s 2>&1", qc, qt, qs, ql);
+    ga_sb_printf(&cmd, "%s -std=c++17 -O2 -ffp-contract=off -fPIC -shared -w -o %s %s >%s 2>&1", qc, qt, qs, ql);
     char *c = ga_sb_take(&cmd);
     int st = c ? system(c) : -1;
     free(c);

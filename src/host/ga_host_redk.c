@@ -13,6 +13,8 @@
 
 extern const char ga_kernel_ga_types[];
 extern const char ga_kernel_ga_ewk[];
+extern const char ga_kernel_ga_math[];
+extern const char ga_kernel_ga_cmath[];
 
 static bool is_arr(const ga_redk_call *c, int a) { return c->arg[a].kind == GA_REDK_ARRAY; }
 
@@ -36,6 +38,8 @@ char *ga_host_redk_source(const ga_redk_call *c) {
   ga_sb_puts(&b, ga_host_cxx_prelude());
   ga_sb_puts(&b, ga_kernel_ga_types);
   ga_sb_puts(&b, ga_kernel_ga_ewk);
+  if (k->e.math) ga_sb_puts(&b, ga_kernel_ga_math);
+  if (k->e.math > 1) ga_sb_puts(&b, ga_kernel_ga_cmath);
   ga_sb_printf(&b, "// ReductionKernel %s on the host\n", k->e.name);
   for (int t = 0; t < k->e.ntv; t++)
     ga_sb_printf(&b, "typedef %s %s;\n", ga_host_cxx_type(c->tv_dtype[t]), k->e.tnames[t]);
