@@ -53,6 +53,7 @@ static const struct {
   {"ranges", lga_open_ranges},
   {"files", lga_open_files},
   {"fft", lga_open_fft},
+  {"dist", lga_open_dist},
   {"testhooks", lga_open_testhooks},
 };
 
