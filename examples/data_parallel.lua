@@ -17,11 +17,11 @@ local ga = require "gpuarray"
 
 local ngpu = ga.cuda.device_count()
 local nccl, why = ga.distributed.is_available()
-local devs, xp, dist = {}, ga, ga.distributed
+local devs, dist = {}, ga.distributed
 if ngpu > 0 and nccl then
   for i = 1, ngpu do devs[i] = i - 1 end
 else
-  devs, xp, dist = { -1 }, ga.host, ga.host.distributed
+  devs, dist = { -1 }, ga.host.distributed
   if ngpu == 0 then print("no GPU: running on the host's one-rank world")
   else print("NCCL is not available (" .. tostring(why) .. "): running on the host's one-rank world") end
 end
@@ -93,8 +93,8 @@ local err1 = ga.host.abs(w1 - w_true):max():item()
 local errn = ga.host.abs(wn - w_true):max():item()
 local diff = ga.host.abs(wn - w1):max():item()
 print(string.format("least squares, %d x %d float32, %d steps of gradient descent", N, D, STEPS))
-print(string.format("one device (%s):     max |w - w_true| = %.2e   %.3f s", devs[1] < 0 and "cpu" or "cuda:" .. devs[1],
-                    err1, t1 - t0))
+print(string.format("one device (%s):     max |w - w_true| = %.2e   %.3f s",
+                    devs[1] < 0 and "cpu" or "cuda:" .. devs[1], err1, t1 - t0))
 print(string.format("%d rank(s) (all_reduce avg): max |w - w_true| = %.2e   %.3f s", nrank, errn, t2 - t1))
 print(string.format("max |w_parallel - w_single| = %.2e", diff))
 assert(diff < 1e-4, "the data-parallel run differs from the one-device run")

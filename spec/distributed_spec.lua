@@ -67,7 +67,8 @@ local function reduce_host(hs, op, dtype)
 end
 
 local function same(got, want, dtype)
-  helper.assert_close(host_of(got):astype("float64"), want:astype("float64"), { rtol = dtype == "float16" and 2e-3 or 1e-6 })
+  helper.assert_close(host_of(got):astype("float64"), want:astype("float64"),
+    { rtol = dtype == "float16" and 2e-3 or 1e-6 })
 end
 
 for _, w in ipairs(worlds) do
@@ -243,7 +244,8 @@ for _, w in ipairs(worlds) do
           -- one rank: an output of the wrong shape or dtype
           local xs = xs_of()
           helper.assert_error(function() comm:all_reduce(xs, { out = xs_of("float32", 5) }) end, "expected (4,)")
-          helper.assert_error(function() comm:all_reduce(xs, { out = xs_of("float64") }) end, "output array #1 is float64")
+          helper.assert_error(function() comm:all_reduce(xs, { out = xs_of("float64") }) end,
+            "output array #1 is float64")
           return
         end
         local xs = xs_of()
@@ -298,7 +300,8 @@ describe("distributed: communicators", function()
     helper.assert_error(function() H.distributed.init{ bogus = 1 } end, "unknown option 'bogus'")
     helper.assert_error(function() H.distributed.init{ devices = { 0 } } end, "ga.host.distributed is the host's")
     if not helper.has_gpu() then
-      helper.assert_error(function() ga.distributed.init{ devices = { 0 } } end, "distributed.init", "invalid device id 0")
+      helper.assert_error(function() ga.distributed.init{ devices = { 0 } } end, "distributed.init",
+        "invalid device id 0")
     end
     local c = H.distributed.init{ rank = 0, world_size = 1, id = H.distributed.unique_id() }
     assert.are.equal(1, c:size())

@@ -67,10 +67,15 @@ end
 
 local HEX = "0123456789abcdef"
 local function to_hex(s)
-  return (s:gsub(".", function(c) local b = c:byte(); return HEX:sub(b // 16 + 1, b // 16 + 1) .. HEX:sub(b % 16 + 1, b % 16 + 1) end))
+  return (s:gsub(".", function(c)
+    local b = c:byte()
+    return HEX:sub(b // 16 + 1, b // 16 + 1) .. HEX:sub(b % 16 + 1, b % 16 + 1)
+  end))
 end
 local function from_hex(fname, s)
-  if type(s) ~= "string" then fail(fname, "id must be a string (from ga.distributed.unique_id()), got %s", typename(s)) end
+  if type(s) ~= "string" then
+    fail(fname, "id must be a string (from ga.distributed.unique_id()), got %s", typename(s))
+  end
   if #s == 128 then return s end   -- the raw bytes
   s = s:gsub("%s+$", "")
   if #s ~= 256 or s:find("[^0-9a-fA-F]") then
@@ -151,7 +156,7 @@ local function build(host)
     local fname = "distributed.init"
     opts = opts or {}
     C.options(fname, opts, { devices = true, rank = true, world_size = true, id = true, device = true })
-    local devs, ranks, world, id = {}, {}, nil, nil
+    local devs, ranks, world, id = {}, {}, 1, nil
     if opts.devices ~= nil then
       if opts.rank ~= nil or opts.id ~= nil or opts.world_size ~= nil or opts.device ~= nil then
         fail(fname, "devices= (one process, every rank) does not go with rank=, world_size=, id= or device=")
@@ -167,14 +172,16 @@ local function build(host)
         fail(fname, "rank and world_size must be integers (rank 0-based), got %s and %s", typename(r), typename(n))
       end
       if n < 1 or r < 0 or r >= n then fail(fname, "rank %d is not in [0, world_size = %d)", r, n) end
-      if opts.id == nil then fail(fname, "id= is needed (ga.distributed.unique_id() of one process, given to every rank)") end
+      if opts.id == nil then
+        fail(fname, "id= is needed (ga.distributed.unique_id() of one process, given to every rank)")
+      end
       id = from_hex(fname, opts.id)
       devs[1] = opts.device ~= nil and device_id(fname, opts.device) or (host and -1 or core.get_device())
       ranks[1], world = r, n
     else
       if opts.device ~= nil then devs[1] = device_id(fname, opts.device)
       else devs[1] = host and -1 or core.get_device() end
-      ranks[1], world = 0, 1
+      ranks[1] = 0
     end
     if host then
       for _, d in ipairs(devs) do
@@ -196,9 +203,11 @@ end
 -- returns what it wrote, in the same form.
 -- @section Comm
 
-local function unpack_arrays(fname, self, arrays)
+local function unpack_arrays(fname, arrays)
   if is_array(arrays) then return { arrays }, true end
-  if type(arrays) ~= "table" then fail(fname, "arrays must be an array or a list of arrays, got %s", typename(arrays)) end
+  if type(arrays) ~= "table" then
+    fail(fname, "arrays must be an array or a list of arrays, got %s", typename(arrays))
+  end
   return arrays, false
 end
 
@@ -226,7 +235,7 @@ local function rank_arg(fname, what, v)
 end
 
 local function run(self, fname, kind, op, root, peer, arrays, out)
-  local list, single = unpack_arrays(fname, self, arrays)
+  local list, single = unpack_arrays(fname, arrays)
   local outs = out
   if out ~= nil then
     if single then
@@ -318,7 +327,7 @@ end
 -- @usage
 -- local comm <close> = ga.distributed.init{}
 -- local part = comm:reduce_scatter(ga.arange(4), "sum")
--- print(part.shape)                   --> (4)
+-- print(part.shape)                   --> (4,)
 function Comm.reduce_scatter(self, arrays, opts)
   local fname = "Comm:reduce_scatter"
   opts = opts_of(fname, opts, { op = true, out = true }, "op")
