@@ -111,7 +111,7 @@ static int l_info(lua_State *L) {
 
 static int l_group(lua_State *L) {
   ga_comm *c = check_comm(L);
-  if (ga_dist_group(c, lua_toboolean(L, 2))) return lga_fail(L, lua_toboolean(L, 2) ? "Comm:group" : "Comm:group");
+  if (ga_dist_group(c, lua_toboolean(L, 2))) return lga_fail(L, "Comm:group");
   return 0;
 }
 
@@ -211,7 +211,7 @@ static int l_run(lua_State *L) {
       for (int i = 0; i < c->nlocal && i < oc->n; i++) streams[i] = lga_stream(S, c->dev[i]);
     rc = ga_dist_run(c, kind, op, root, peer, (const ga_array *const *)oc->in, oc->out, oc->n, streams);
   }
-  if (grouped && c->open) {
+  if (grouped) {
     if (rc) {
       char msg[1024];   /* keep the first error's message */
       snprintf(msg, sizeof msg, "%s", ga_errmsg());

@@ -61,7 +61,9 @@ static int check_open(const ga_comm *c) {
 }
 
 int ga_dist_group(ga_comm *c, int start) {
-  int rc = check_open(c);
+  /* a group once started is always ended, even when a call inside it
+   * aborted the comm (the group is the thread's, not the comm's) */
+  int rc = start ? check_open(c) : GA_OK;
   return rc ? rc : ga_backend_of(c->kind)->dist_group(c, start);
 }
 

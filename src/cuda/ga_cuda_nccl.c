@@ -216,7 +216,7 @@ int ga_cuda_dist_group(ga_comm *c, int start) {
   ga_ncclResult_t r = start ? nc.GroupStart() : nc.GroupEnd();
   ga_cuda_forget_device();
   if (r != ga_ncclSuccess) {
-    nccl_fail(r, start ? "ncclGroupStart" : "ncclGroupEnd", c->nlocal ? (ga_ncclComm_t)c->h[0] : NULL);
+    nccl_fail(r, start ? "ncclGroupStart" : "ncclGroupEnd", c->open ? (ga_ncclComm_t)c->h[0] : NULL);
     return start ? ga_errcode() : broken(c);
   }
   return GA_OK;
