@@ -168,7 +168,7 @@ int ga_dist_run(ga_comm *c, int kind, int op, int root, int peer, const ga_array
     k.nparts = 1;
     if (kind == GA_DIST_SEND) k.send[0] = GA_DATA(a);
     else k.recv[0] = GA_DATA(a);
-    k.stream[0] = stream[i];
+    k.stream[0] = stream[0];   /* the stream of the array's device */
     if (k.count == 0) return GA_OK;
     return ga_backend_of(c->kind)->dist_run(c, &k);
   }

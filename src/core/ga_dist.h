@@ -31,7 +31,8 @@ int ga_dist_group(ga_comm *c, int start);
 int ga_dist_out_shape(const ga_comm *c, int kind, const ga_array *in, int *ndim, int64_t *shape);
 /* One collective: in[i] and out[i] are local rank i's arrays (n ==
  * c->nlocal; SEND/RECV: n == 1, the local rank being the one on the
- * array's device), stream[i] its stream.  Every array C-contiguous, on its
+ * array's device), stream[i] its stream (SEND/RECV: stream[0], the array's
+ * device's).  Every array C-contiguous, on its
  * rank's device, of one dtype NCCL knows, the shapes alike and the outputs
  * shaped as ga_dist_out_shape says; out[i] may be in[i] where the
  * collective works in place. */
