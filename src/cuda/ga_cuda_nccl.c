@@ -2,7 +2,8 @@
  * NCCL is opened with dlopen on first use: GPUARRAY_NCCL (the library's
  * path, or a directory holding libnccl.so.2 or lib/libnccl.so.2, as pip's
  * nvidia-nccl packages lay it out) when set, else libnccl.so.2 on the
- * loader's search path.  Without it every slot here fails with a message
+ * loader's search path, else where CUDA or pip's nvidia-nccl put it
+ * (/usr/local/cuda, python3's dist-/site-packages).  Without it every slot here fails with a message
  * that says so, and nothing else in gpuarray needs it.
  *
  * Ordering: each call first submits the queued kernels of every device it
@@ -14,6 +15,7 @@
 #include "cuda/ga_nccl_api.h"
 #include "base/ga_dist.h"
 #include <dlfcn.h>
+#include <glob.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +113,22 @@ static void load(void) {
   if (!loaded) {
     char why[768];
     snprintf(why, sizeof why, "%s", load_msg);
+    /* where CUDA's and pip's packages put it (nvidia-nccl-cu12/cu13) */
+    static const char *const where[] = {
+      "/usr/local/cuda/lib64/libnccl.so.2", "/usr/local/cuda/lib/libnccl.so.2",
+      "/usr/local/lib/python3*/dist-packages/nvidia/nccl/lib/libnccl.so.2",
+      "/usr/local/lib/python3*/site-packages/nvidia/nccl/lib/libnccl.so.2",
+      "/usr/lib/python3/dist-packages/nvidia/nccl/lib/libnccl.so.2",
+      "/usr/lib/python3*/site-packages/nvidia/nccl/lib/libnccl.so.2",
+      "/opt/conda/lib/python3*/site-packages/nvidia/nccl/lib/libnccl.so.2"};
+    for (size_t i = 0; i < sizeof where / sizeof where[0] && !loaded; i++) {
+      glob_t g;
+      if (glob(where[i], 0, NULL, &g) == 0) {
+        for (size_t j = 0; j < g.gl_pathc && !loaded; j++) loaded = try_open(g.gl_pathv[j]);
+        globfree(&g);
+      }
+    }
+    if (loaded) return;
     snprintf(load_msg, sizeof load_msg,
              "NCCL is not available (cannot load libnccl.so.2: %.300s); install NCCL, or set GPUARRAY_NCCL to "
              "libnccl.so.2's path or its directory (pip's nvidia-nccl: python3 -c \"import nvidia.nccl, os; "
