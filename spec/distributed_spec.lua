@@ -20,6 +20,11 @@ local worlds = { { name = "host (one rank)", devs = { -1 },
 if nccl_ok() then
   worlds[#worlds + 1] = { name = "NCCL, one rank on cuda:0", devs = { 0 },
                           make = function() return ga.distributed.init{ devices = { 0 } } end }
+  worlds[#worlds + 1] = { name = "NCCL, rank 0 of 1 (ncclCommInitRank)", devs = { 0 },
+                          make = function()
+                            return ga.distributed.init{ rank = 0, world_size = 1, id = ga.distributed.unique_id(),
+                                                        device = 0 }
+                          end }
   local n = ga.cuda.device_count()
   if n > 1 then
     local devs = {}
@@ -316,6 +321,16 @@ describe("distributed: communicators", function()
   it("the host is always available; nccl_version is 0 there", function()
     assert.is_true(H.distributed.is_available())
     assert.are.equal(0, H.distributed.nccl_version())
+  end)
+end)
+
+describe("distributed: one process per GPU", function()
+  it("examples/allreduce_mp.sh with every GPU", function()
+    if not nccl_ok() or ga.cuda.device_count() < 2 then pending("needs 2 GPUs and NCCL") return end
+    local p = io.popen("LUA='" .. helper.lua_interpreter() .. "' sh examples/allreduce_mp.sh 2>&1")
+    local out = p:read("a")
+    p:close()
+    assert.truthy(out:find("allreduce_mp: " .. ga.cuda.device_count() .. " local rank(s) of", 1, true), out)
   end)
 end)
 
