@@ -272,6 +272,21 @@ for _, w in ipairs(worlds) do
         helper.assert_error(function() comm:all_reduce(42) end, "arrays must be an array or a list")
         helper.assert_error(function() comm:group(42) end, "fn must be a function")
       end)
+      it("a receive may come before its send in a group; an unmatched one is an error", function()
+        local x = xs_of("int32")
+        local y = xs_of("int32")
+        for r = 1, n do x[r] = on(w.devs[r], H.arange(4, { dtype = "int32" }) + r) end
+        comm:group(function()
+          for r = 1, n do comm:recv(y[r], (r - 2) % n) end
+          for r = 1, n do comm:send(x[r], r % n) end
+        end)
+        for r = 1, n do same(y[r], host_of(x[(r - 2) % n + 1]), "int32") end
+        if w.devs[1] < 0 then   -- NCCL would wait for the send instead (a hang)
+          helper.assert_error(function() comm:group(function() comm:recv(y[1], 0) end) end,
+            "Comm:group", "no send matched")
+          helper.assert_error(function() comm:recv(y[1], 0) end, "Comm:recv", "nothing was sent")
+        end
+      end)
       it("an error inside comm:group closes the group", function()
         helper.assert_error(function() comm:group(function() error("boom") end) end, "boom")
         comm:all_reduce(xs_of())   -- still usable

@@ -14,7 +14,19 @@
 #include <stdio.h>
 
 typedef struct msg { struct msg *next; size_t n; unsigned char bytes[]; } msg;
-typedef struct host_comm { msg *head, *tail; } host_comm;
+/* receives waiting for their send inside a group (NCCL pairs a group's
+ * sends and receives in any order) */
+typedef struct wait { struct wait *next; void *dst; size_t n; } wait_t;
+typedef struct host_comm { msg *head, *tail; wait_t *whead, *wtail; int depth; } host_comm;
+
+static void drop_waits(host_comm *h) {
+  while (h->whead) {
+    wait_t *w = h->whead;
+    h->whead = w->next;
+    free(w);
+  }
+  h->wtail = NULL;
+}
 
 int ga_host_dist_version(int *version) {
   *version = 0;   /* no library: the host's one-rank world */
@@ -54,6 +66,7 @@ void ga_host_dist_destroy(ga_comm *c, int abort) {
       h->head = m->next;
       free(m);
     }
+    drop_waits(h);
     free(h);
   }
   c->impl = NULL;
@@ -61,8 +74,17 @@ void ga_host_dist_destroy(ga_comm *c, int abort) {
 }
 
 int ga_host_dist_group(ga_comm *c, int start) {
-  (void)c, (void)start;
-  return GA_OK;   /* every call is done when it returns */
+  host_comm *h = c->impl;
+  if (!h) return GA_OK;   /* ending the group of a destroyed comm */
+  if (start) {
+    h->depth++;
+    return GA_OK;
+  }
+  if (h->depth > 0 && --h->depth == 0 && h->whead) {
+    drop_waits(h);
+    return ga_err(GA_EINVAL, "the group ended with a receive that no send matched");
+  }
+  return GA_OK;
 }
 
 int ga_host_dist_run(ga_comm *c, const ga_dist_call *k) {
@@ -70,6 +92,15 @@ int ga_host_dist_run(ga_comm *c, const ga_dist_call *k) {
   size_t n = k->count * (size_t)GA_ITEMSIZE(k->dtype);
   switch (k->kind) {
   case GA_DIST_SEND: {
+    if (h->whead) {   /* a receive of this group is waiting for it */
+      wait_t *w = h->whead;
+      if (w->n != n) return ga_err(GA_EINVAL, "the message is %zu bytes, the receiving array %zu bytes", n, w->n);
+      memcpy(w->dst, k->send[0], n);
+      h->whead = w->next;
+      if (!h->whead) h->wtail = NULL;
+      free(w);
+      return GA_OK;
+    }
     msg *m = malloc(sizeof *m + n);
     if (!m) return ga_err(GA_ENOMEM, "out of host memory");
     m->next = NULL;
@@ -82,9 +113,20 @@ int ga_host_dist_run(ga_comm *c, const ga_dist_call *k) {
   }
   case GA_DIST_RECV: {
     msg *m = h->head;
-    if (!m) return ga_err(GA_EINVAL, "recv: nothing was sent to this rank (send first, or both in one comm:group)");
+    if (!m && h->depth > 0) {   /* its send may come later in the group */
+      wait_t *w = malloc(sizeof *w);
+      if (!w) return ga_err(GA_ENOMEM, "out of host memory");
+      w->next = NULL;
+      w->dst = k->recv[0];
+      w->n = n;
+      if (h->wtail) h->wtail->next = w;
+      else h->whead = w;
+      h->wtail = w;
+      return GA_OK;
+    }
+    if (!m) return ga_err(GA_EINVAL, "nothing was sent to this rank (send first, or both in one comm:group)");
     if (m->n != n)
-      return ga_err(GA_EINVAL, "recv: the message is %zu bytes, the array %zu bytes", m->n, n);
+      return ga_err(GA_EINVAL, "the message is %zu bytes, the array %zu bytes", m->n, n);
     memcpy(k->recv[0], m->bytes, n);
     h->head = m->next;
     if (!h->head) h->tail = NULL;
