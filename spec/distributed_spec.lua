@@ -305,6 +305,13 @@ describe("distributed: communicators", function()
     helper.assert_error(function() x:all_reduce(H.zeros(2)) end, "Comm:all_reduce", "destroyed")
     x:destroy()   -- again: nothing
     assert.truthy(tostring(x):find("destroyed", 1, true))
+    local kept
+    assert.is_false(pcall(function()
+      local c2 <close> = H.distributed.init{}
+      kept = c2
+      error("boom")
+    end))
+    assert.truthy(tostring(kept):find("destroyed", 1, true))   -- aborted on the way out
     local c = H.distributed.init{}
     c:abort()
     helper.assert_error(function() c:barrier() end, "Comm:barrier")

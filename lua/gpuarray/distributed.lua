@@ -144,7 +144,9 @@ local function build(host)
   --   it is current; `ga.host.distributed.init{}` always).
   --
   -- The communicator is closable: `local comm <close> = ...`,
-  -- `comm:destroy()`, or the garbage collector.
+  -- `comm:destroy()`, or the garbage collector; a `<close>` scope left by
+  -- an error aborts it (`ncclCommAbort`: the other ranks may never reach
+  -- the calls this one would wait for).
   -- @function ga.distributed.init
   -- @tparam[opt] table opts `devices`, or `rank`, `world_size`, `id`, `device`
   -- @treturn Comm

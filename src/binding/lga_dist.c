@@ -12,7 +12,8 @@
  *       a list of such lists, all issued as one group; outs alike or nil
  *       (in place where the collective allows, else new arrays)
  *   comm:_group(start)  comm:_barrier()  comm:_info() -> world, devs, ranks
- *   comm:destroy() (also __gc and __close; idempotent), comm:abort() */
+ *   comm:destroy() (also __gc and __close; idempotent), comm:abort() (also
+ *   __close when the scope is left by an error) */
 #include "binding/lga_core.h"
 #include "core/ga_backend.h"
 #include "core/ga_dist.h"
@@ -24,6 +25,13 @@ static ga_comm *check_comm(lua_State *L) { return luaL_checkudata(L, 1, COMM_MT)
 
 static int l_destroy(lua_State *L) {
   ga_dist_destroy(check_comm(L), 0);
+  return 0;
+}
+
+/* __close(comm, err): a scope left by an error aborts (the other ranks
+ * may never come to the collectives this rank would wait for) */
+static int l_close(lua_State *L) {
+  ga_dist_destroy(check_comm(L), !lua_isnoneornil(L, 2));
   return 0;
 }
 
@@ -230,7 +238,7 @@ void lga_open_dist(lua_State *L) {
   static const luaL_Reg fns[] = {
     {"_dist_version", l_version}, {"_dist_unique_id", l_unique_id}, {"_dist_init", l_init}, {NULL, NULL}};
   lga_setfuncs(L, fns, mod);
-  static const luaL_Reg meta[] = {{"__gc", l_destroy}, {"__close", l_destroy}, {NULL, NULL}};
+  static const luaL_Reg meta[] = {{"__gc", l_destroy}, {"__close", l_close}, {NULL, NULL}};
   static const luaL_Reg methods[] = {
     {"destroy", l_destroy}, {"abort", l_abort}, {"_run", l_run}, {"_group", l_group}, {"_barrier", l_barrier},
     {"_info", l_info}, {NULL, NULL}};
