@@ -286,6 +286,12 @@ local function required_names()
       if type(v) == "function" then add("ga." .. m .. "." .. k) end
     end
   end
+  for k, v in pairs(ga.distributed) do
+    if type(v) == "function" then add("ga.distributed." .. k) end
+  end
+  for k, v in pairs(ga.distributed._Comm) do
+    if type(v) == "function" and not k:match("^_") then add("Comm:" .. k) end
+  end
   table.sort(names)
   return names
 end
@@ -325,6 +331,8 @@ local function exists(name)
     return ga.random._Generator[key] ~= nil
   elseif kind == "CurandBitGenerator" then
     return rawget(ga.random._Curand, key) ~= nil
+  elseif kind == "Comm" then
+    return ga.distributed._Comm[key] ~= nil
   elseif kind == "PlanCache" then
     return ga.fft.config._PlanCache[key] ~= nil
   elseif kind == "fused" then

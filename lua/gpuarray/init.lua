@@ -238,6 +238,11 @@ for _, part in ipairs { "ufuncs", "shape", "index", "indexing", "join", "sort", 
   for k, f in pairs(p.ga) do ga[k] = f end
   for k, f in pairs(p.host) do host[k] = f end
 end
+-- several GPUs and processes: ga.distributed (NCCL), ga.host.distributed (a one-rank world)
+do
+  local d = require "gpuarray.distributed"
+  ga.distributed, host.distributed = d.ga, d.host
+end
 
 -- ga.array / ga.asarray of a table holding arrays (NumPy's np.array([a, b])):
 -- found by following first elements, or anywhere in a short top level;
@@ -833,6 +838,8 @@ end
 -- and print them when the state closes (ga.cuda.sync_ledger)
 if os.getenv("GPUARRAY_SYNC_LEDGER") == "1" then core.sync_ledger(true) end
 
+strict(ga.distributed, "ga.distributed")
+strict(host.distributed, "ga.host.distributed")
 strict(ga.testing, "ga.testing")
 strict(ga.profiler, "ga.profiler")
 

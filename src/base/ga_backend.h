@@ -11,6 +11,7 @@
 #include "base/ga_pool.h"
 #include "base/ga_scratch.h"
 #include "base/ga_raw.h"
+#include "base/ga_dist.h"
 #include <stddef.h>
 
 typedef struct ga_backend {
@@ -93,6 +94,27 @@ typedef struct ga_backend {
   const char *(*redk_blame)(const char *source, const char *log);
   int (*compile)(const char *source, const char *name, int arch, const char *const *extra, int nextra,
                  char **image, size_t *size, int *is_ptx);
+
+  /* ---- several devices: peer copies and collectives (base/ga_dist.h) ---- */
+  /* n bytes from src on src_dev to dst on dst_dev (two devices of this
+   * kind), after the work queued on src_stream and before later work on
+   * dst_stream, without synchronising the host; NULL on the host */
+  int (*peer_copy)(int dst_dev, void *dst, void *dst_stream, int src_dev, const void *src, void *src_stream,
+                   size_t n);
+  /* the collectives' library: its version (NCCL: 22805) or an error naming
+   * it and how to point at it */
+  int (*dist_version)(int *version);
+  int (*dist_unique_id)(unsigned char id[GA_DIST_ID_BYTES]);
+  /* open c (kind, nlocal, world, dev[], rank[] filled in): id NULL = one
+   * process over every rank (nlocal == world), else one rank of a world
+   * that shares id; on failure nothing stays open */
+  int (*dist_init)(ga_comm *c, const unsigned char *id);
+  /* one collective on every local rank, as one group */
+  int (*dist_run)(ga_comm *c, const ga_dist_call *call);
+  /* start (1) or end (0) a group of calls issued together */
+  int (*dist_group)(ga_comm *c, int start);
+  /* release c (abort: without waiting for pending work); idempotent */
+  void (*dist_destroy)(ga_comm *c, int abort);
 } ga_backend;
 
 extern const ga_backend ga_host_backend;

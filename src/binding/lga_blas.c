@@ -24,8 +24,9 @@ static int l_matmul(lua_State *L) {
   lga_check_current(L, S, b, fname);
   if (GA_DEVICE(a) != GA_DEVICE(b)) {
     char d1[32], d2[32];
-    return lga_errorf(L, fname, "operands are on different devices (%s and %s); move one with ga.asarray(x) or x:get()",
-                      ga_device_name(GA_DEVICE(a), d1), ga_device_name(GA_DEVICE(b), d2));
+    return lga_errorf(L, fname, "operands are on different devices (%s and %s); move one with x:to(\"%s\") or x:get()",
+                      ga_device_name(GA_DEVICE(a), d1), ga_device_name(GA_DEVICE(b), d2),
+                      ga_device_name(GA_DEVICE(a), d1));
   }
   if (a->ndim != 2 || b->ndim != 2)
     return lga_errorf(L, fname, "only 2-D operands are supported for now (got %d-D and %d-D)", a->ndim, b->ndim);

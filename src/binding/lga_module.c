@@ -54,6 +54,7 @@ static const struct {
   {"files", lga_open_files},
   {"fft", lga_open_fft},
   {"fuse", lga_open_fuse},
+  {"dist", lga_open_dist},
   {"testhooks", lga_open_testhooks},
 };
 

@@ -121,4 +121,16 @@ char *ga_cuda_redk_source(const ga_redk_call *c, int second, int sms);
  * first error lies in the identity's line, else NULL. */
 const char *ga_cuda_redk_blame(const char *source, const char *log);
 
+/* Peer copies (ga_cuda_peer.c) and NCCL collectives (ga_cuda_nccl.c): the
+ * peer_copy and dist_* slots of ga_cuda_backend. */
+#include "base/ga_dist.h"
+int ga_cuda_peer_copy(int dst_dev, void *dst, void *dst_stream, int src_dev, const void *src, void *src_stream,
+                      size_t n);
+int ga_cuda_dist_version(int *version);
+int ga_cuda_dist_unique_id(unsigned char id[GA_DIST_ID_BYTES]);
+int ga_cuda_dist_init(ga_comm *c, const unsigned char *id);
+int ga_cuda_dist_run(ga_comm *c, const ga_dist_call *k);
+int ga_cuda_dist_group(ga_comm *c, int start);
+void ga_cuda_dist_destroy(ga_comm *c, int abort);
+
 #endif

@@ -53,4 +53,12 @@ const ga_backend ga_cuda_backend = {
   .fft_source = ga_cuda_fft_small_source,
   .redk_blame = ga_cuda_redk_blame,
   .compile = ga_cuda_compile_opts,
+  /* several GPUs: peer copies (ga_cuda_peer.c), NCCL (ga_cuda_nccl.c) */
+  .peer_copy = ga_cuda_peer_copy,
+  .dist_version = ga_cuda_dist_version,
+  .dist_unique_id = ga_cuda_dist_unique_id,
+  .dist_init = ga_cuda_dist_init,
+  .dist_run = ga_cuda_dist_run,
+  .dist_group = ga_cuda_dist_group,
+  .dist_destroy = ga_cuda_dist_destroy,
 };

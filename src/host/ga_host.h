@@ -59,4 +59,13 @@ int ga_host_searchsorted(const ga_search_call *c);
 /* Bounds: the host checks every index before touching x. */
 int ga_host_gather(const ga_gather_call *c);
 
+/* The one-rank world of ga.distributed on the host (ga_host_dist.c) */
+#include "base/ga_dist.h"
+int ga_host_dist_version(int *version);
+int ga_host_dist_unique_id(unsigned char id[GA_DIST_ID_BYTES]);
+int ga_host_dist_init(ga_comm *c, const unsigned char *id);
+int ga_host_dist_run(ga_comm *c, const ga_dist_call *k);
+int ga_host_dist_group(ga_comm *c, int start);
+void ga_host_dist_destroy(ga_comm *c, int abort);
+
 #endif

@@ -69,4 +69,11 @@ const ga_backend ga_host_backend = {
   .pool = pool,
   .memcpy = copy,
   .flush = flush,
+  /* ga.distributed: a one-rank world (ga_host_dist.c) */
+  .dist_version = ga_host_dist_version,
+  .dist_unique_id = ga_host_dist_unique_id,
+  .dist_init = ga_host_dist_init,
+  .dist_run = ga_host_dist_run,
+  .dist_group = ga_host_dist_group,
+  .dist_destroy = ga_host_dist_destroy,
 };
