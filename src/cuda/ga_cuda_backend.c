@@ -51,4 +51,5 @@ const ga_backend ga_cuda_backend = {
   .rand_source = ga_cuda_rand_source,
   .redk_blame = ga_cuda_redk_blame,
   .compile = ga_cuda_compile_opts,
+  .matmul_source = ga_cuda_matmul_source,
 };
