@@ -10,6 +10,7 @@
 //   STORE(p, acc)  write TACC acc to the TIN at p
 //   BM BN BK TM TN the block's tile (BM x BN, BK deep) and each thread's
 //                  TM x TN outputs; (BM/TM)*(BN/TN) threads
+//   MINB           blocks per multiprocessor to fit (register budget)
 //   A_KFAST B_KFAST 1 when the tile loads of A / B run along k (that
 //                  operand's k stride is 1), else along its rows / columns
 // Strides are in elements and may be anything (negative, zero).  Each thread
@@ -22,7 +23,7 @@
 #define LB (BK * BN / NT)
 #define PAD 4
 
-extern "C" __global__ void __launch_bounds__(NT) ga_matmul(
+extern "C" __global__ void __launch_bounds__(NT, MINB) ga_matmul(
     const TIN *__restrict__ A, const TIN *__restrict__ B, TIN *__restrict__ C, int m, int n, int k,
     long long sab, long long sar, long long sac, long long sbb, long long sbr, long long sbc,
     long long scb, long long scr, long long scc) {

@@ -83,7 +83,8 @@ static char *gen_source(const void *ud) {
                cf[4]);
   ga_sb_printf(&b, "#define BM %d\n#define BN %d\n#define BK %d\n#define TM %d\n#define TN %d\n", cf[0], cf[1], cf[2],
                cf[3], cf[4]);
-  ga_sb_printf(&b, "#define A_KFAST %d\n#define B_KFAST %d\n", s->akfast, s->bkfast);
+  ga_sb_printf(&b, "#define A_KFAST %d\n#define B_KFAST %d\n#define MINB %d\n", s->akfast, s->bkfast,
+               s->config == 0 ? 2 : 1);
   switch (GA_KIND(dt)) {
   case 'b':
     ga_sb_puts(&b, "typedef bool TIN; typedef unsigned TACC;\n#define LOAD(x) ((unsigned)((x) != 0))\n"
