@@ -667,8 +667,13 @@ local function build(host)
     -- label sizes (1 broadcasts)
     local size = {}
     for k, o in ipairs(ops) do
+      local mine = {}
       for i, c in ipairs(o.labels) do
         local n = shapes[k][i]
+        if mine[c] and mine[c] ~= n then
+          fail(fname, "dimensions in operand for collapsing index '%s' don't match (%d != %d)", c, mine[c], n)
+        end
+        mine[c] = n
         if size[c] == nil or size[c] == 1 then size[c] = n
         elseif n ~= 1 and n ~= size[c] then
           local nm = c:sub(1, 1) == "@" and "..." or c
