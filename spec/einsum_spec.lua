@@ -181,7 +181,8 @@ helper.each_device(function(xp)
     it("each a clear error", function()
       local a = xp.ones({ 2, 3 })
       assert.has_error(function() ga.einsum("ij,jk", a) end, "einsum: 1 operands given for 2 subscript terms ('ij,jk')")
-      assert.has_error(function() ga.einsum("ijk", a) end, "einsum: operand 1 has 2 dimensions, subscripts 'ijk' name 3")
+      assert.has_error(function() ga.einsum("ijk", a) end,
+        "einsum: operand 1 has 2 dimensions, subscripts 'ijk' name 3")
       assert.has_error(function() ga.einsum("i1", a) end,
         "einsum: invalid subscript '1' in einstein sum subscripts string, subscripts must be letters")
       assert.has_error(function() ga.einsum("ij->k", a) end,

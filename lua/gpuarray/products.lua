@@ -100,7 +100,9 @@ local function build(host)
       local x, y = axes[1], axes[2]
       if math.type(x) == "integer" then x = { x } end
       if math.type(y) == "integer" then y = { y } end
-      if type(x) ~= "table" or type(y) ~= "table" then fail(fname, "axes must be an integer or a pair of axis lists") end
+      if type(x) ~= "table" or type(y) ~= "table" then
+        fail(fname, "axes must be an integer or a pair of axis lists")
+      end
       if #x ~= #y then fail(fname, "shape-mismatch for sum: %d axes of a against %d of b", #x, #y) end
       for i = 1, #x do
         as_[i] = axis1(fname, x[i], na)
@@ -346,7 +348,9 @@ local function build(host)
   -- print(ga.multi_dot({a, b, c}).shape[2])   --> 50
   function F.multi_dot(arrays, opts)
     local fname = "multi_dot"
-    if type(arrays) ~= "table" or is_array(arrays) then fail(fname, "expected a list of arrays, got %s", typename(arrays)) end
+    if type(arrays) ~= "table" or is_array(arrays) then
+      fail(fname, "expected a list of arrays, got %s", typename(arrays))
+    end
     opts = opts_of(fname, opts, { out = true })
     local n = #arrays
     if n < 2 then fail(fname, "Expecting at least two arrays.") end
@@ -433,8 +437,8 @@ local function build(host)
 
   -- one operand's term -> list of labels (letters, and "@1".."@E" for the
   -- ellipsis dimensions, aligned on the right of the ellipsis)
-  local function parse_term(fname, term, nd, which)
-    local labels, before, after, has_ell = {}, {}, {}, false
+  local function parse_term(fname, term, which)
+    local before, after, has_ell = {}, {}, false
     local i = 1
     while i <= #term do
       local c = term:sub(i, i)
@@ -465,7 +469,7 @@ local function build(host)
     local E = 0
     local ops = {}
     for k, t in ipairs(terms) do
-      local before, after, has_ell = parse_term(fname, t, #shapes[k], "operand " .. k)
+      local before, after, has_ell = parse_term(fname, t, "operand " .. k)
       local nd = #shapes[k]
       local ne = nd - #before - #after
       if (not has_ell and ne ~= 0) or ne < 0 then
@@ -476,7 +480,7 @@ local function build(host)
     end
     -- labels per operand
     local count = {}
-    for k, o in ipairs(ops) do
+    for _, o in ipairs(ops) do
       local L = {}
       for _, c in ipairs(o.before) do L[#L + 1] = c end
       for e = E - o.ne + 1, E do L[#L + 1] = "@" .. e end
@@ -486,7 +490,7 @@ local function build(host)
     end
     local out = {}
     if rhs then
-      local before, after, has_ell = parse_term(fname, rhs, 0, "the output")
+      local before, after, has_ell = parse_term(fname, rhs, "the output")
       local seen = {}
       for _, c in ipairs(before) do out[#out + 1] = c end
       if has_ell then for e = 1, E do out[#out + 1] = "@" .. e end end
@@ -497,10 +501,13 @@ local function build(host)
         for e = 1, E do count["@" .. e] = (count["@" .. e] or 0) end
       end
       for _, c in ipairs(out) do
-        if seen[c] then fail(fname, "einstein sum subscripts string includes output subscript '%s' multiple times", c) end
+        if seen[c] then
+          fail(fname, "einstein sum subscripts string includes output subscript '%s' multiple times", c)
+        end
         seen[c] = true
         if not count[c] then
-          fail(fname, "einstein sum subscripts string included output subscript '%s' which never appeared in an input", c)
+          fail(fname, "einstein sum subscripts string included output subscript '%s' which never appeared in an "
+            .. "input", c)
         end
       end
     else
@@ -677,8 +684,8 @@ local function build(host)
         if size[c] == nil or size[c] == 1 then size[c] = n
         elseif n ~= 1 and n ~= size[c] then
           local nm = c:sub(1, 1) == "@" and "..." or c
-          fail(fname, "operands could not be broadcast together: subscript '%s' has size %d in operand %d and %d before",
-            nm, n, k, size[c])
+          fail(fname, "operands could not be broadcast together: subscript '%s' has size %d in operand %d and %d "
+            .. "before", nm, n, k, size[c])
         end
       end
     end

@@ -40,10 +40,11 @@ static int blas_error(cublasStatus_t s, const char *what) {
 /* ---- our kernel ---- */
 
 /* tile configurations: BM BN BK TM TN (256 threads each) */
-static const int CONFIGS[3][5] = {
+static const int CONFIGS[4][5] = {
   {128, 128, 8, 8, 8},   /* large, 4-byte accumulators */
   {64, 64, 8, 4, 4},     /* medium, or 8-byte accumulators */
   {32, 32, 16, 2, 2},    /* small */
+  {16, 16, 16, 1, 1},    /* tiny (m n <= 4096, k <= 1024): the shortest time to the result */
 };
 
 typedef struct mm_kind {
@@ -60,6 +61,7 @@ static mm_kind plan(const ga_matmul_call *c) {
   mm_kind k = {c, 2, c->k > 1 && c->as[2] == isz, c->k > 1 && c->bs[1] == isz};
   if (mn >= ((int64_t)1 << 18) && acc_size(c->dtype) == 4) k.config = 0;
   else if (mn >= ((int64_t)1 << 14)) k.config = 1;
+  else if (mn <= 4096 && c->k <= 1024) k.config = 3;
   return k;
 }
 
