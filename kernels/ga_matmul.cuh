@@ -11,24 +11,37 @@
 //   BM BN BK TM TN the block's tile (BM x BN, BK deep) and each thread's
 //                  TM x TN outputs; (BM/TM)*(BN/TN) threads
 //   MINB           blocks per multiprocessor to fit (register budget)
+//   ga_idx         int, or long long when a matrix spans 2^31 elements
 //   A_KFAST B_KFAST 1 when the tile loads of A / B run along k (that
 //                  operand's k stride is 1), else along its rows / columns
-// Strides are in elements and may be anything (negative, zero).  Each thread
+// Strides are in elements (batch strides long long) and may be anything (negative, zero).  Each thread
 // keeps its outputs in registers; the tiles go through shared memory, the
-// next tile's global loads are issued before the current one is used.
+// next tile's global loads are issued before the current one is used.  A
+// thread's TM rows are two runs of VM = TM/2 neighbours, one in each half
+// of the tile (columns alike), so that it reads them from shared memory
+// with vector loads and a warp's loads do not meet in a bank.
 #define NT ((BM / TM) * (BN / TN))
 #define TX (BN / TN)
 #define TY (BM / TM)
 #define LA (BM * BK / NT)
 #define LB (BK * BN / NT)
 #define PAD 4
+#define HM (TM > 1 ? 2 : 1)
+#define HN (TN > 1 ? 2 : 1)
+#define VM (TM / HM)
+#define VN (TN / HN)
+struct __align__(sizeof(TACC) * VM) ga_vm { TACC v[VM]; };
+struct __align__(sizeof(TACC) * VN) ga_vn { TACC v[VN]; };
+// tile row of a thread's output ii (0 <= ii < TM), tile column of jj
+#define GA_ROW(ii) (((ii) / VM) * (BM / HM) + ty * VM + (ii) % VM)
+#define GA_COL(jj) (((jj) / VN) * (BN / HN) + tx * VN + (jj) % VN)
 
 extern "C" __global__ void __launch_bounds__(NT, MINB) ga_matmul(
     const TIN *__restrict__ A, const TIN *__restrict__ B, TIN *__restrict__ C, int m, int n, int k,
-    long long sab, long long sar, long long sac, long long sbb, long long sbr, long long sbc,
-    long long scb, long long scr, long long scc) {
-  __shared__ TACC As[BK][BM + PAD];
-  __shared__ TACC Bs[BK][BN + PAD];
+    long long sab, ga_idx sar, ga_idx sac, long long sbb, ga_idx sbr, ga_idx sbc,
+    long long scb, ga_idx scr, ga_idx scc) {
+  __shared__ __align__(16) TACC As[BK][BM + PAD];
+  __shared__ __align__(16) TACC Bs[BK][BN + PAD];
   const int tid = threadIdx.x, tx = tid % TX, ty = tid / TX;
   const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
   const long long z = blockIdx.z;
@@ -75,9 +88,17 @@ extern "C" __global__ void __launch_bounds__(NT, MINB) ga_matmul(
     for (int kk = 0; kk < BK; kk++) {
       TACC x[TM], y[TN];
 #pragma unroll
-      for (int i = 0; i < TM; i++) x[i] = As[kk][ty + i * TY];
+      for (int h = 0; h < HM; h++) {
+        ga_vm t = *(const ga_vm *)&As[kk][h * (BM / HM) + ty * VM];
 #pragma unroll
-      for (int j = 0; j < TN; j++) y[j] = Bs[kk][tx + j * TX];
+        for (int i = 0; i < VM; i++) x[h * VM + i] = t.v[i];
+      }
+#pragma unroll
+      for (int h = 0; h < HN; h++) {
+        ga_vn t = *(const ga_vn *)&Bs[kk][h * (BN / HN) + tx * VN];
+#pragma unroll
+        for (int j = 0; j < VN; j++) y[h * VN + j] = t.v[j];
+      }
 #pragma unroll
       for (int i = 0; i < TM; i++)
 #pragma unroll
@@ -87,11 +108,11 @@ extern "C" __global__ void __launch_bounds__(NT, MINB) ga_matmul(
   }
 #pragma unroll
   for (int i = 0; i < TM; i++) {
-    int r = row0 + ty + i * TY;
+    int r = row0 + GA_ROW(i);
     if (r < m) {
 #pragma unroll
       for (int j = 0; j < TN; j++) {
-        int c = col0 + tx + j * TX;
+        int c = col0 + GA_COL(j);
         if (c < n) STORE(C + r * scr + c * scc, acc[i][j]);
       }
     }

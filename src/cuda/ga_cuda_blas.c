@@ -49,8 +49,27 @@ static const int CONFIGS[4][5] = {
 
 typedef struct mm_kind {
   const ga_matmul_call *c;
-  int config, akfast, bkfast;
+  int config, akfast, bkfast, idx64, minb;
 } mm_kind;
+
+/* Blocks per multiprocessor the large tile is compiled for: 2 caps it at
+ * 128 registers (a few spills), 1 lets it keep everything in registers.
+ * GPUARRAY_MATMUL_MINB=1|2 chooses (for tuning; default 2). */
+static int large_minb(void) {
+  static int v;
+  if (!v) {
+    const char *e = getenv("GPUARRAY_MATMUL_MINB");
+    v = e && e[0] == '1' && !e[1] ? 1 : 2;
+  }
+  return v;
+}
+
+static int64_t iabs64(int64_t v) { return v < 0 ? -v : v; }
+
+/* elements one matrix spans at element strides (rs, cs) */
+static int64_t span(int64_t rows, int64_t cols, int64_t rs, int64_t cs) {
+  return (rows - 1) * iabs64(rs) + (cols - 1) * iabs64(cs) + 1;
+}
 
 static int acc_size(int dt) {
   return dt == GA_INT64 || dt == GA_UINT64 || dt == GA_FLOAT64 ? 8 : 4;
@@ -58,10 +77,14 @@ static int acc_size(int dt) {
 
 static mm_kind plan(const ga_matmul_call *c) {
   int64_t isz = GA_ITEMSIZE(c->dtype), mn = c->m * c->n;
-  mm_kind k = {c, 2, c->k > 1 && c->as[2] == isz, c->k > 1 && c->bs[1] == isz};
+  mm_kind k = {c, 2, c->k > 1 && c->as[2] == isz, c->k > 1 && c->bs[1] == isz, 0, 1};
+  k.idx64 = span(c->m, c->k, c->as[1] / isz, c->as[2] / isz) >= GA_IDX32_LIMIT ||
+            span(c->k, c->n, c->bs[1] / isz, c->bs[2] / isz) >= GA_IDX32_LIMIT ||
+            span(c->m, c->n, c->os[1] / isz, c->os[2] / isz) >= GA_IDX32_LIMIT;
   if (mn >= ((int64_t)1 << 18) && acc_size(c->dtype) == 4) k.config = 0;
   else if (mn >= ((int64_t)1 << 14)) k.config = 1;
   else if (mn <= 4096 && c->k <= 1024) k.config = 3;
+  if (k.config == 0) k.minb = large_minb();
   return k;
 }
 
@@ -72,6 +95,8 @@ static void make_key(const mm_kind *s, ga_kkey *key) {
   ga_kpack_put(&p, (uint64_t)s->config, 2);
   ga_kpack_put(&p, (uint64_t)s->akfast, 1);
   ga_kpack_put(&p, (uint64_t)s->bkfast, 1);
+  ga_kpack_put(&p, (uint64_t)s->idx64, 1);
+  ga_kpack_put(&p, (uint64_t)s->minb, 2);
 }
 
 static char *gen_source(const void *ud) {
@@ -85,8 +110,8 @@ static char *gen_source(const void *ud) {
                cf[4]);
   ga_sb_printf(&b, "#define BM %d\n#define BN %d\n#define BK %d\n#define TM %d\n#define TN %d\n", cf[0], cf[1], cf[2],
                cf[3], cf[4]);
-  ga_sb_printf(&b, "#define A_KFAST %d\n#define B_KFAST %d\n#define MINB %d\n", s->akfast, s->bkfast,
-               s->config == 0 ? 2 : 1);
+  ga_sb_printf(&b, "#define A_KFAST %d\n#define B_KFAST %d\n#define MINB %d\ntypedef %s ga_idx;\n", s->akfast,
+               s->bkfast, s->minb, s->idx64 ? "long long" : "int");
   switch (GA_KIND(dt)) {
   case 'b':
     ga_sb_puts(&b, "typedef bool TIN; typedef unsigned TACC;\n#define LOAD(x) ((unsigned)((x) != 0))\n"
@@ -126,15 +151,22 @@ static int run_kernel(const ga_matmul_call *c) {
   if (rc) return rc;
   int64_t isz = GA_ITEMSIZE(c->dtype);
   int m = (int)c->m, n = (int)c->n, k = (int)c->k;
+  /* batch strides long long, the others ga_idx (int unless idx64) */
   long long st[9];
+  int st32[9];
   for (int i = 0; i < 3; i++) st[i] = c->as[i] / isz, st[3 + i] = c->bs[i] / isz, st[6 + i] = c->os[i] / isz;
+  for (int i = 0; i < 9; i++) st32[i] = (int)st[i];
   for (int64_t z0 = 0; z0 < c->batch; z0 += MAX_GRID_Z) {
     int64_t nz = c->batch - z0 < MAX_GRID_Z ? c->batch - z0 : MAX_GRID_Z;
     const char *A = c->a + z0 * c->as[0], *B = c->b + z0 * c->bs[0];
     char *C = c->out + z0 * c->os[0];
-    void *args[15] = {&A, &B, &C, &m, &n, &k, &st[0], &st[1], &st[2], &st[3], &st[4], &st[5], &st[6], &st[7], &st[8]};
+    void *args[15] = {&A, &B, &C, &m, &n, &k};
     size_t sizes[15] = {sizeof A, sizeof B, sizeof C, sizeof m, sizeof n, sizeof k};
-    for (int i = 6; i < 15; i++) sizes[i] = sizeof(long long);
+    for (int i = 0; i < 9; i++) {
+      int batch = i % 3 == 0;
+      args[6 + i] = batch || s.idx64 ? (void *)&st[i] : (void *)&st32[i];
+      sizes[6 + i] = batch || s.idx64 ? sizeof(long long) : sizeof(int);
+    }
     unsigned grid[3] = {(unsigned)gx, (unsigned)gy, (unsigned)nz}, block[3] = {256, 1, 1};
     if ((rc = ga_cuda_enqueue3(c->device, c->stream, kernel, grid, block, 0, 15, args, sizes))) return rc;
   }
