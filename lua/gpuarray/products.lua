@@ -525,11 +525,52 @@ local function build(host)
     return nil
   end
 
+  -- An einsum call's array operations depend only on the subscripts and
+  -- the operands' shapes and dtypes: the first call records them as a
+  -- plan (each step: an operation, its array operands as registers, its
+  -- constant arguments), later calls with the same key replay it without
+  -- parsing or planning anything.  Each operation is f(x, y, c1, c2).
+  -- Plans of at most 256 subscripts strings are kept (then all are
+  -- dropped and the cache starts again).
+  local OP = {
+    sum = function(x, _, axes, dt) return G().sum(x, { axis = axes, dtype = dt }) end,
+    diagonal = function(x, _, i, j) return G().diagonal(x, 0, i, j) end,
+    transpose = function(x, _, perm) return x:transpose(perm) end,
+    broadcast = function(x, _, shape) return G().broadcast_to(x, shape) end,
+    reshape = function(x, _, shape) return x:reshape(shape) end,
+    astype = function(x, _, dt) return x:astype(dt) end,
+    matmul = function(x, y) return matmul(x, y) end,
+  }
+  local REC      -- the plan being recorded: {steps=, reg = array -> register, n=}
+  local function same_list(a, b)
+    if #a ~= #b then return false end
+    for i = 1, #a do if a[i] ~= b[i] then return false end end
+    return true
+  end
+  local function rec(f, x, y, c1, c2)
+    -- identity transposes and reshapes to the same shape are left out
+    if f == OP.transpose then
+      local id = true
+      for i = 1, #c1 do id = id and c1[i] == i end
+      if id then return x end
+    elseif f == OP.reshape and same_list(x.shape, c1) then
+      return x
+    end
+    local r = f(x, y, c1, c2)
+    local P = REC
+    P.n = P.n + 1
+    P.steps[#P.steps + 1] = { f, P.reg[x], y and P.reg[y] or false, c1, c2, P.n }
+    P.reg[r] = P.n
+    return r
+  end
+  local PLANS, NPLANS = {}, 0
+  local einsum_plan   -- below F.einsum
+
   -- sum the axes at positions `axes` (list) of operand o (keeps its dtype, as NumPy's einsum)
   local function sum_axes(o, axes)
     if #axes == 0 then return o end
     table.sort(axes)
-    local r = G().sum(o.arr, { axis = axes, dtype = o.arr.dtype })
+    local r = rec(OP.sum, o.arr, nil, axes, o.arr.dtype)
     local L = {}
     local drop = {}
     for _, a in ipairs(axes) do drop[a] = true end
@@ -552,7 +593,7 @@ local function build(host)
             fail(fname, "dimensions in operand for collapsing index '%s' don't match (%d != %d)", L[i], sh[i], sh[j])
           end
           local c = L[i]
-          local arr_ = G().diagonal(o.arr, 0, i, j)
+          local arr_ = rec(OP.diagonal, o.arr, nil, i, j)
           local NL = {}
           for q = 1, #L do if q ~= i and q ~= j then NL[#NL + 1] = L[q] end end
           NL[#NL + 1] = c
@@ -579,7 +620,6 @@ local function build(host)
   -- contract operands x and y (every label they share that `keep` lacks
   -- is summed) through one (batched) matmul
   local function contract(x, y, keep, size)
-    local g = G()
     local batch, xo, con, yo = {}, {}, {}, {}
     for _, c in ipairs(x.labels) do
       if index_of(y.labels, c) then
@@ -597,8 +637,8 @@ local function build(host)
         full[i] = size[c]
         if shape[i] ~= full[i] then needb = true end
       end
-      local a = o.arr:transpose(perm)
-      if needb then a = g.broadcast_to(a, full) end
+      local a = rec(OP.transpose, o.arr, nil, perm)
+      if needb then a = rec(OP.broadcast, a, nil, full) end
       return a
     end
     local xorder, yorder = {}, {}
@@ -612,14 +652,14 @@ local function build(host)
       return p
     end
     local Bn, M, K, N = sz(batch), sz(xo), sz(con), sz(yo)
-    local X = arrange(x, xorder):reshape({ Bn, M, K })
-    local Y = arrange(y, yorder):reshape({ Bn, K, N })
-    local R = matmul(X, Y)
+    local X = rec(OP.reshape, arrange(x, xorder), nil, { Bn, M, K })
+    local Y = rec(OP.reshape, arrange(y, yorder), nil, { Bn, K, N })
+    local R = rec(OP.matmul, X, Y)
     local shape, labels = {}, {}
     for _, c in ipairs(batch) do shape[#shape + 1] = size[c]; labels[#labels + 1] = c end
     for _, c in ipairs(xo) do shape[#shape + 1] = size[c]; labels[#labels + 1] = c end
     for _, c in ipairs(yo) do shape[#shape + 1] = size[c]; labels[#labels + 1] = c end
-    return { arr = R:reshape(shape), labels = labels }
+    return { arr = rec(OP.reshape, R, nil, shape), labels = labels }
   end
 
   --- Einstein summation (`numpy.einsum`): `subscripts` names each
@@ -646,7 +686,6 @@ local function build(host)
   -- print(ga.einsum("...j,j", a, ga.ones(3)))                  --> array([ 3., 12.])
   function F.einsum(subscripts, ...)
     local fname = "einsum"
-    local g = G()
     if type(subscripts) ~= "string" then
       fail(fname, "the first argument must be a subscripts string such as \"ij,jk->ik\", got %s", typename(subscripts))
     end
@@ -659,17 +698,60 @@ local function build(host)
       args.n = args.n - 1
     end
     if args.n == 0 then fail(fname, "no operands given") end
+    -- the plan's key, as a path through nested tables (no string is made):
+    -- subscripts, dtype option, then each operand's dtype, ndim and lengths
     local A, shapes = {}, {}
-    for i = 1, args.n do
-      A[i] = arr(fname, args[i], i + 1)
-      shapes[i] = A[i].shape
+    local node = PLANS[subscripts]
+    if not node then
+      if NPLANS >= 256 then PLANS, NPLANS = {}, 0 end
+      node = {}
+      PLANS[subscripts] = node
+      NPLANS = NPLANS + 1
     end
+    local function step(k)
+      local nx = node[k]
+      if not nx then nx = {}; node[k] = nx end
+      node = nx
+    end
+    step(opts.dtype or false)
+    for i = 1, args.n do
+      local x = arr(fname, args[i], i + 1)
+      local sh = x.shape
+      A[i], shapes[i] = x, sh
+      step(x.dtype)
+      step(#sh)
+      for d = 1, #sh do step(sh[d]) end
+    end
+    local plan = node.plan
+    if plan then    -- replay
+      local regs = {}
+      for i = 1, #A do regs[i] = A[i] end
+      for _, st in ipairs(plan.steps) do
+        regs[st[6]] = st[1](regs[st[2]], st[3] and regs[st[3]] or nil, st[4], st[5])
+      end
+      local r = regs[plan.result]
+      if opts.out ~= nil then return to_out(fname, r, opts.out) end
+      return r
+    end
+    local P = { steps = {}, reg = {}, n = #A }
+    for i = 1, #A do P.reg[A[i]] = i end
+    REC = P
+    local r = einsum_plan(fname, subscripts, A, shapes, opts)
+    REC = nil
+    node.plan = { steps = P.steps, result = P.reg[r] }
+    if opts.out ~= nil then return to_out(fname, r, opts.out) end
+    return r
+  end
+
+  -- the planning (recording) run of einsum: checks, the parse, and the
+  -- operations through rec()
+  function einsum_plan(fname, subscripts, A, shapes, opts)
     local dt = C.dtype(fname, opts.dtype)
     if not dt then
       dt = A[1].dtype
       for i = 2, #A do dt = core.promote_types(dt, A[i].dtype) end
     end
-    for i = 1, #A do if A[i].dtype ~= dt then A[i] = A[i]:astype(dt) end end
+    for i = 1, #A do if A[i].dtype ~= dt then A[i] = rec(OP.astype, A[i], nil, dt) end end
     local ops, out = einsum_parse(fname, subscripts, shapes)
     -- label sizes (1 broadcasts)
     local size = {}
@@ -735,9 +817,8 @@ local function build(host)
       if o.arr.shape[perm[i]] ~= size[c] then needb = true end
     end
     local r = o.arr
-    if #perm > 0 then r = r:transpose(perm) end
-    if needb then r = g.broadcast_to(r, bshape) end
-    if opts.out ~= nil then return to_out(fname, r, opts.out) end
+    if #perm > 0 then r = rec(OP.transpose, r, nil, perm) end
+    if needb then r = rec(OP.broadcast, r, nil, bshape) end
     return r
   end
 
