@@ -48,6 +48,9 @@ typedef struct ga_backend {
   /* the device's FFT plan cache: op GA_FFTC_* with value (a size or a
    * byte count), then *info as it stands */
   int (*fft_cache)(int dev, int op, int64_t value, ga_fft_cache_info *info);
+  /* 1: fft takes multi-axis C2C calls (c->rank 2..3, one plan: cuFFT's
+   * rank-2/3 transforms); 0: the caller goes one axis at a time */
+  int fft_multi;
 
   /* ---- RawKernel / RawModule (base/ga_raw.h): user CUDA C++ loaded and
    * launched as given; NULL on the host ---- */
@@ -85,6 +88,7 @@ typedef struct ga_backend {
   char *(*ewk_source)(const ga_ewk_call *c);
   char *(*redk_source)(const ga_redk_call *c, int second, int sms);
   char *(*rand_source)(const ga_rand_call *c);
+  char *(*fft_source)(int dbl, int logn);   /* the small-FFT kernel, n = 2^logn */
   /* which user text a compiler log points at ("identity") or NULL */
   const char *(*redk_blame)(const char *source, const char *log);
   int (*compile)(const char *source, const char *name, int arch, const char *const *extra, int nextra,

@@ -372,6 +372,13 @@ typedef struct ga_fft_call {
   double scale;            /* every output value is to be multiplied by it: by the
                               backend (the slot sets *scaled), else by the core */
   int in_writable;         /* the input is a private copy the backend may overwrite */
+  /* A multi-axis C2C transform (ga_fft_axes): rank 2 or 3 axes transformed
+   * together; the axis above is the innermost, these the outer ones,
+   * outermost first, with their lengths and byte strides (each a multiple
+   * of the next inner one, at least its length times it).  rank 0 or 1:
+   * one axis.  Only backends that set fft_multi get rank > 1. */
+  int rank;
+  int64_t outer_n[2], outer_istr[2], outer_ostr[2];
   int device;
   void *stream;
 } ga_fft_call;

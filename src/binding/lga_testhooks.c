@@ -329,6 +329,15 @@ static int l_compile_random(lua_State *L) {
   return compile_src(L, "_compile_random", src, "ga_rand", (int)luaL_optinteger(L, 4, 90));
 }
 
+/* ======== small FFTs (kernels/ga_fft_small.cuh) ======== */
+
+/* core._compile_fft(dbl, logn, arch) -> bytes of the image */
+static int l_compile_fft(lua_State *L) {
+  char *src = GPU->fft_source(lua_toboolean(L, 1), (int)luaL_checkinteger(L, 2));
+  if (!src) return lga_errorf(L, "_compile_fft", "no small-FFT kernel of that length");
+  return compile_src(L, "_compile_fft", src, "ga_fft_small", (int)luaL_optinteger(L, 3, 90));
+}
+
 /* ======== sorting (ga_sort.h) ======== */
 
 /* core._sort_source(which, dtype, big, pay_in, pay_out) -> CUDA source;
@@ -426,6 +435,7 @@ void lga_open_testhooks(lua_State *L) {
     {"scan_source", l_scan_source}, {"compile_scan", l_compile_scan},
     {"nonzero_source", l_nonzero_source}, {"compile_nonzero", l_compile_nonzero},
     {"_random_source", l_random_source}, {"_compile_random", l_compile_random},
+    {"_compile_fft", l_compile_fft},
     {"_sort_source", l_sort_source}, {"_compile_sort", l_compile_sort},
     {"_sync_note", l_sync_note},
     {"_matmul_source", l_matmul_source}, {"_compile_matmul", l_compile_matmul},

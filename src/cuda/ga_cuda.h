@@ -66,6 +66,10 @@ int ga_cuda_rand(const ga_rand_call *c);
 /* FFT on cuFFT (cuda/ga_cuda_fft.c): the fft slot and its plan cache's */
 int ga_cuda_fft(const ga_fft_call *c, int *scaled);
 int ga_cuda_fft_cache(int dev, int op, int64_t value, ga_fft_cache_info *info);
+/* our own small C2C FFTs (cuda/ga_cuda_fft_small.c): *done = 1 when the
+ * call (batch axis pd) was one for them and is queued, scale applied */
+int ga_cuda_fft_small(const ga_fft_call *c, int pd, int *done);
+char *ga_cuda_fft_small_source(int dbl, int logn);
 char *ga_cuda_rand_source(const ga_rand_call *c);
 int ga_cuda_curand_open(int dev, int kind, uint64_t seed, uint64_t offset, void **gen);
 int ga_cuda_curand_draw(const ga_curand_call *c);
