@@ -1,5 +1,5 @@
---- Products: `dot vdot inner outer tensordot kron cross trace multi_dot
--- matrix_power einsum`, the array-API names `ga.linalg.matmul`,
+--- Products: `dot vdot inner outer tensordot kron cross multi_dot
+-- matrix_power einsum` (`trace` is in reduce.lua), the array-API names `ga.linalg.matmul`,
 -- `ga.linalg.matrix_transpose`, `ga.linalg.vecdot`, and the method
 -- `x:dot`.  Each is on `ga` and `ga.host`.  `ga.matmul` itself is C
 -- (src/binding/lga_blas.c: NumPy's matmul rules over one batched GEMM slot);
@@ -305,33 +305,6 @@ local function build(host)
     axc = axis1("cross", axc, nd, "axisc")
     if axc ~= nd then r = g.moveaxis(r, -1, axc) end
     return r
-  end
-
-  --- Sum along a diagonal (`numpy.trace`): of the planes of `axis1`,
-  -- `axis2` (default 1, 2), diagonal `offset`; the sum's dtype follows
-  -- `ga.sum` (small integers widen) unless `dtype` is given.
-  -- @function ga.trace
-  -- @tparam ndarray a at least 2-D
-  -- @tparam[opt=0] int|table offset or `{offset=, axis1=, axis2=, dtype=, out=}`
-  -- @tparam[opt=1] int axis1
-  -- @tparam[opt=2] int axis2
-  -- @treturn ndarray
-  -- @usage
-  -- print(ga.trace(ga.arange(9):reshape({3, 3})))      --> array(12)
-  -- print(ga.trace(ga.arange(9):reshape({3, 3}), 1))   --> array(6)
-  function F.trace(a, offset, axis1_, axis2_, dtype)
-    local g = G()
-    a = arr("trace", a, 1)
-    local out
-    if type(offset) == "table" then
-      local o = opts_of("trace", offset, { offset = true, axis1 = true, axis2 = true, dtype = true, out = true })
-      offset, axis1_, axis2_, dtype, out = o.offset, o.axis1, o.axis2, o.dtype, o.out
-    end
-    if a.ndim < 2 then fail("trace", "diag requires an array of at least two dimensions") end
-    local d = g.diagonal(a, offset or 0, axis1_ or 1, axis2_ or 2)
-    local o = { axis = d.ndim, dtype = dtype }
-    if out ~= nil then o.out = out end
-    return g.sum(d, o)
   end
 
   ---------------------------------------------------------------- chains
