@@ -278,6 +278,14 @@ helper.each_device(function(xp, dev)
   end)
 
   if dev.name ~= "cpu" then
+    it("operands on two devices: an error naming both and the fix", function()
+      local d, h = ga.ones({ 2, 2 }), ga.host.ones({ 2, 2 })
+      assert.has_error(function() ga.matmul(d, h) end,
+        "matmul: operands are on different devices (<CUDA Device 0> and <CPU>); move one with x:to(\"cuda:0\") "
+        .. "(or ga.asarray(x) to the GPU, x:get() to the host)")
+      assert.has_error(function() ga.matmul(d, d, { out = ga.host.ones({ 2, 2 }) }) end)
+    end)
+
     describe("the GPU against the host", function()
       local function rand_ints(shape, dt, lo, hi, seed)
         local s = seed
