@@ -17,12 +17,10 @@ static const char *const mm_options[] = {"out", "dtype", NULL};
 /* both devices and the fix: x:to(<the first operand's device>) */
 static void same_device(lua_State *L, const char *fname, const ga_array *a, const ga_array *b) {
   if (GA_DEVICE(a) != GA_DEVICE(b)) {
-    char d1[32], d2[32], to[32];
-    if (GA_DEVICE(a) == GA_CPU) snprintf(to, sizeof to, "cpu");
-    else snprintf(to, sizeof to, "cuda:%d", GA_DEVICE(a));
+    char d1[32], d2[32];
+    const char *n1 = ga_device_name(GA_DEVICE(a), d1);
     lga_errorf(L, fname, "operands are on different devices (%s and %s); move one with x:to(\"%s\") "
-               "(or ga.asarray(x) to the GPU, x:get() to the host)",
-               ga_device_name(GA_DEVICE(a), d1), ga_device_name(GA_DEVICE(b), d2), to);
+               "(or ga.asarray(x) to the GPU, x:get() to the host)", n1, ga_device_name(GA_DEVICE(b), d2), n1);
   }
 }
 
