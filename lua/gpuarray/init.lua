@@ -233,7 +233,7 @@ for name, f in pairs(core.host) do host[name] = f; ga[name] = core[name] end
 -- core.host above); kernel and raw: the user kernels (GPU only); construct
 -- (after ufuncs): ga.copy, the creation function, over the COPY row.
 for _, part in ipairs { "ufuncs", "shape", "index", "indexing", "join", "sort", "scan", "reduce", "kernel", "raw",
-                        "random", "numeric", "construct", "files", "fft", "window", "products" } do
+                        "random", "numeric", "construct", "files", "fft", "window", "fuse", "products" } do
   local p = require("gpuarray." .. part)
   for k, f in pairs(p.ga) do ga[k] = f end
   for k, f in pairs(p.host) do host[k] = f end

@@ -249,6 +249,9 @@ typedef struct ga_ewk {
   /* not owned; they must outlive the object (the binding keeps them) */
   const char *name, *operation, *preamble, *loop_prep, *after_loop;
   bool reduce_dims;
+  bool host_ok;                     /* host arrays run it too (the host backend's compiled C++) */
+  int math;                         /* 1: gpuarray's math library (ga_exp ...) is
+                                       in the source; 2: with its complex part */
   uint64_t hash[2];                 /* of everything that reaches the source */
 } ga_ewk;
 

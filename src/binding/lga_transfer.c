@@ -149,6 +149,8 @@ ga_array *lga_from_value(lua_State *L, lga_state *S, int idx, int device, int dt
   int t = lua_type(L, idx);
   if (t != LUA_TTABLE && t != LUA_TNUMBER && t != LUA_TBOOLEAN)
     lga_errorf(L, fname, "cannot make an array from a %s", luaL_typename(L, idx));
+  if (t == LUA_TTABLE && luaL_getmetafield(L, idx, "__ga_fuse") != LUA_TNIL)
+    lga_errorf(L, fname, "a traced array of ga.fuse cannot be used here (%s cannot be fused)", fname);
   nest n = {0, {0}, 0};
   scan_shape(L, idx, &n, fname);
   reserve_levels(L, n.ndim, fname);

@@ -26,6 +26,17 @@ int ga_host_matmul_call(const ga_matmul_call *c);
  * a, b may have any strides and may overlap out. */
 int ga_host_matmul(const ga_array *a, const ga_array *b, ga_array *out);
 int ga_host_rand(const ga_rand_call *c);
+/* ElementwiseKernel on host arrays (host/ga_host_ewk.c): the user's C++
+ * compiled by the system compiler; ga_host_jit compiles (cached on disk)
+ * and loads any such source, giving its entry `sym` */
+int ga_host_ewk(const ga_ewk_call *c);
+char *ga_host_ewk_source(const ga_ewk_call *c);
+int ga_host_jit(const char *src, const char *sym, const char *what, const char *name, void **fn);
+const char *ga_host_cxx_prelude(void);   /* CUDA keywords defined away, float16 by bits */
+const char *ga_host_cxx_type(int dtype);  /* the kernel text's C++ type of a dtype */
+/* ReductionKernel on host arrays (host/ga_host_redk.c), the same way */
+int ga_host_redk(const ga_redk_call *c);
+char *ga_host_redk_source(const ga_redk_call *c);
 /* FFT (host/ga_host_fft.c): the fft slot and its plan cache's */
 int ga_host_fft(const ga_fft_call *c, int *scaled);
 int ga_host_fft_cache(int dev, int op, int64_t value, ga_fft_cache_info *info);
