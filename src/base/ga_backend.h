@@ -31,8 +31,8 @@ typedef struct ga_backend {
   int (*gather)(const ga_gather_call *c);             /* gather, scatter, scatter-add */
   int (*ewk)(const ga_ewk_call *c);                   /* ElementwiseKernel (NULL: host) */
   int (*redk)(const ga_redk_call *c);                 /* ReductionKernel (NULL: host) */
-  /* out = a @ b, 2-D float16/32/64, out C-contiguous (m, n) */
-  int (*matmul)(const ga_array *a, const ga_array *b, ga_array *out, void *stream);
+  /* batched matrix products (ga_matmul_call), every numeric dtype */
+  int (*matmul)(const ga_matmul_call *c);
   int (*rand)(const ga_rand_call *c);                 /* random draws */
   /* cuRAND's generators (ga_curand_call): open one of kind on dev at
    * (seed, offset), draw from it, close it; NULL on the host */
@@ -115,6 +115,9 @@ typedef struct ga_backend {
   int (*dist_group)(ga_comm *c, int start);
   /* release c (abort: without waiting for pending work); idempotent */
   void (*dist_destroy)(ga_comm *c, int abort);
+  /* ---- matrix products (issue 14): the integer/bool (and small float)
+   * GEMM kernel's text for a call, for the specs; NULL on the host ---- */
+  char *(*matmul_source)(const ga_matmul_call *c);
 } ga_backend;
 
 extern const ga_backend ga_host_backend;

@@ -396,4 +396,46 @@ typedef struct ga_fft_cache_info {
   int64_t created;               /* plans made */
 } ga_fft_cache_info;
 
+
+/* ---- matrix products (core/ga_matmul.c): out[b] = a[b] @ b[b] for b <
+ * batch, one dtype (the core casts first).  Strides are bytes, multiples of
+ * the itemsize, data aligned to it.  For float and complex dtypes (BLAS)
+ * the core guarantees each of a and b has a unit stride along one of its
+ * two matrix axes (and a positive other stride covering that axis), and
+ * out a unit column stride with a row stride >= n*itemsize (any when m ==
+ * 1); integer and bool matrices may have any strides.  Batch strides may
+ * be 0 for a and b (a broadcast operand is never copied). ---- */
+typedef struct ga_matmul_call {
+  int dtype;
+  int64_t m, n, k;          /* a (m, k) @ b (k, n) -> out (m, n); m, n, k >= 1, each <= INT32_MAX */
+  int64_t batch;            /* >= 1 */
+  const char *a, *b;        /* element (0, 0) of batch 0 */
+  char *out;
+  int64_t as[3], bs[3], os[3];   /* byte strides: batch, row, column */
+  int device;
+  void *stream;
+} ga_matmul_call;
+
+
+/* How BLAS can read a (rows, cols) matrix at byte strides (rs, cs): *trans
+ * = 0 when its rows are contiguous (ld = rs / isz elements, >= cols), 1
+ * when its columns are (ld = cs / isz, >= rows); a stride over an axis of
+ * length 1 does not matter.  False when neither works (a copy is needed).
+ * One rule for the core (which copies) and the BLAS backends (which pass
+ * transpose flags and leading dimensions). */
+static inline bool ga_matmul_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs, int64_t isz,
+                                    int *trans, int64_t *ld) {
+  if ((cols <= 1 || cs == isz) && (rows <= 1 || (rs > 0 && rs % isz == 0 && rs / isz >= cols))) {
+    *trans = 0;
+    *ld = rows <= 1 ? (cols > 1 ? cols : 1) : rs / isz;
+    return *ld <= INT32_MAX;
+  }
+  if ((rows <= 1 || rs == isz) && (cols <= 1 || (cs > 0 && cs % isz == 0 && cs / isz >= rows))) {
+    *trans = 1;
+    *ld = cols <= 1 ? (rows > 1 ? rows : 1) : cs / isz;
+    return *ld <= INT32_MAX;
+  }
+  return false;
+}
+
 #endif

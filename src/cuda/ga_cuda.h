@@ -60,7 +60,8 @@ char *ga_cuda_ew_source(const ga_ew_call *c);
 int ga_cuda_flush(int dev);
 
 /* BLAS */
-int ga_cuda_matmul(const ga_array *a, const ga_array *b, ga_array *out, void *stream);
+int ga_cuda_matmul(const ga_matmul_call *c);
+char *ga_cuda_matmul_source(const ga_matmul_call *c);
 int ga_cuda_rand(const ga_rand_call *c);
 /* FFT on cuFFT (cuda/ga_cuda_fft.c): the fft slot and its plan cache's */
 int ga_cuda_fft(const ga_fft_call *c, int *scaled);

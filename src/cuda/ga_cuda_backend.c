@@ -61,4 +61,5 @@ const ga_backend ga_cuda_backend = {
   .dist_run = ga_cuda_dist_run,
   .dist_group = ga_cuda_dist_group,
   .dist_destroy = ga_cuda_dist_destroy,
+  .matmul_source = ga_cuda_matmul_source,
 };

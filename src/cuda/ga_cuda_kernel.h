@@ -14,6 +14,7 @@ enum {
   GA_KFAM_EW = 1, GA_KFAM_EWK, GA_KFAM_REDUCE, GA_KFAM_REDK, GA_KFAM_GATHER,
   GA_KFAM_SCAN, GA_KFAM_NONZERO, GA_KFAM_SORT, GA_KFAM_RAND, GA_KFAM_FFT
 };
+enum { GA_KFAM_MATMUL = 0x4d };   /* matrix products (ga_cuda_blas.c); apart from the list above */
 
 typedef struct ga_kpack { ga_kkey *key; unsigned bit; } ga_kpack;
 

@@ -20,8 +20,10 @@ ga_host_loop_fn ga_host_loop(const ga_op *op, int loop_dtype);
  * (uint64, int64) (first = GA_UINT64). */
 ga_host_loop_fn ga_host_loop_mixed(const ga_op *op, int first);
 
-/* out = a @ b for 2-D float16/32/64 host arrays; out is C-contiguous (m, n)
- * of the same dtype; a, b may have any strides. */
+/* The matmul slot (ga_matmul_call), every numeric dtype. */
+int ga_host_matmul_call(const ga_matmul_call *c);
+/* out = a @ b for 2-D host arrays of one dtype; out is C-contiguous (m, n);
+ * a, b may have any strides and may overlap out. */
 int ga_host_matmul(const ga_array *a, const ga_array *b, ga_array *out);
 int ga_host_rand(const ga_rand_call *c);
 /* ElementwiseKernel on host arrays (host/ga_host_ewk.c): the user's C++

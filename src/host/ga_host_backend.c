@@ -14,11 +14,6 @@ static int nz_fill(const ga_nz_call *c, const ga_scratch *scratch) {
   return ga_host_nonzero_fill(c);
 }
 
-static int matmul(const ga_array *a, const ga_array *b, ga_array *out, void *stream) {
-  (void)stream;
-  return ga_host_matmul(a, b, out);
-}
-
 static int one_device(void) { return 1; }
 
 static int check_device(int dev) {
@@ -57,7 +52,7 @@ const ga_backend ga_host_backend = {
   .sort = ga_host_sort,
   .searchsorted = ga_host_searchsorted,
   .gather = ga_host_gather,
-  .matmul = matmul,
+  .matmul = ga_host_matmul_call,
   .rand = ga_host_rand,
   .ewk = ga_host_ewk,   /* host/ga_host_ewk.c: the system C++ compiler */
   .redk = ga_host_redk, /* host/ga_host_redk.c */
