@@ -33,6 +33,8 @@ local is_array, fail, typename = C.is_array, C.fail, C.typename
 
 local GETRF, GETRS, POTRF, GEQRF, ORGQR, SYEVD, GESVD, GESVDJ, GEEV = 0, 1, 2, 3, 4, 5, 6, 7, 8
 local CHECKS = true          -- ga.linalg.set_checks
+-- GPUARRAY_JACOBI=0: no own Jacobi kernel (cuda/ga_cuda_solver.c reads it too)
+local OWN_JACOBI = os.getenv("GPUARRAY_JACOBI") ~= "0"
 local REAL = { float32 = "float32", float64 = "float64", complex64 = "float32", complex128 = "float64" }
 local CPLX = { float32 = "complex64", float64 = "complex128", complex64 = "complex64", complex128 = "complex128" }
 local EPS = { float32 = 1.1920928955078125e-07, float64 = 2.220446049250313e-16 }
@@ -337,7 +339,7 @@ local function build(host, L, P)
     -- square matrices, our Jacobi kernel (up to 64 x 64; complex128 48 x 48:
     -- cuda/ga_cuda_solver.c's jac_fits)
     local jacobi = a.device.id >= 0 and nb > 1 and
-                   (p <= 32 or (m == n and p <= (a.dtype == "complex128" and 48 or 64)))
+                   (p <= 32 or (OWN_JACOBI and m == n and p <= (a.dtype == "complex128" and 48 or 64)))
     local flag = (uv or jacobi) and ((full or jacobi) and 2 or 1) or 0
     local s = M.zeros(concat(batch, q), rdt)
     local u, v

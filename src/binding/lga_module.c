@@ -55,6 +55,8 @@ static const struct {
   {"files", lga_open_files},
   {"fft", lga_open_fft},
   {"linalg", lga_open_linalg},
+  {"fuse", lga_open_fuse},
+  {"dist", lga_open_dist},
   {"testhooks", lga_open_testhooks},
 };
 

@@ -29,6 +29,7 @@ const ga_backend ga_cuda_backend = {
   .range_pop = ga_cuda_range_pop,
   .fft = ga_cuda_fft,
   .fft_cache = ga_cuda_fft_cache,
+  .fft_multi = 1,
   .raw_load = ga_cuda_raw_load,
   .raw_release = ga_cuda_raw_release,
   .raw_function = ga_cuda_raw_function,
@@ -50,8 +51,18 @@ const ga_backend ga_cuda_backend = {
   .ewk_source = ga_cuda_ewk_source,
   .redk_source = ga_cuda_redk_source,
   .rand_source = ga_cuda_rand_source,
+  .fft_source = ga_cuda_fft_small_source,
   .redk_blame = ga_cuda_redk_blame,
   .compile = ga_cuda_compile_opts,
   .lapack = ga_cuda_lapack,                 /* cuda/ga_cuda_solver.c */
   .linalg_source = ga_cuda_linalg_source,
+  /* several GPUs: peer copies (ga_cuda_peer.c), NCCL (ga_cuda_nccl.c) */
+  .peer_copy = ga_cuda_peer_copy,
+  .dist_version = ga_cuda_dist_version,
+  .dist_unique_id = ga_cuda_dist_unique_id,
+  .dist_init = ga_cuda_dist_init,
+  .dist_run = ga_cuda_dist_run,
+  .dist_group = ga_cuda_dist_group,
+  .dist_destroy = ga_cuda_dist_destroy,
+  .matmul_source = ga_cuda_matmul_source,
 };
