@@ -308,6 +308,8 @@ helper.each_device(function(xp)
       helper.assert_error(function() L.solve(xp.ones { 2, 3, 3 }, xp.ones { 3, 3, 1 }) end, "solve:")
       helper.assert_error(function() L.svd(xp.array { { 1, 0 / 0 }, { 0, 1 } }) end, "svd: SVD did not converge")
       helper.assert_error(function() L.lstsq(xp.ones { 3, 2 }, xp.ones { 2 }) end, "lstsq: Incompatible dimensions")
+      helper.assert_error(function() L.eigvals(xp.array { { 1, 0 / 0 }, { 0, 1 } }) end,
+        "eigvals: Array must not contain infs or NaNs")
       helper.assert_error(function() L.qr(xp.ones { 2, 2 }, "full") end, "qr: Unrecognized mode 'full'")
       helper.assert_error(function() L.eigh(xp.eye(2), "X") end, "eigh: UPLO argument must be 'L' or 'U'")
       helper.assert_error(function() L.inv(xp.eye(2), { bogus = 1 }) end, "inv: unknown option 'bogus'")

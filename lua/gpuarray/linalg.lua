@@ -397,6 +397,7 @@ local function build(host, L, P)
       local w, v = hl[fname](M.asnumpy(a), { check = check })
       return M.asarray(w), v and M.asarray(v) or nil
     end
+    if not M.all(M.isfinite(a)):item() then fail(fname, "Array must not contain infs or NaNs") end
     local n, batch = a.shape[a.ndim], batch_of(a)
     local A = fresh(a, true)                                   -- column-major a
     local w = M.zeros(concat(batch, n), CPLX[a.dtype])
