@@ -18,7 +18,7 @@ BUILD       ?= build
 
 CUDA_LIBDIR := $(CUDA_DIR)/lib64
 GA_CFLAGS := -std=gnu99 -fPIC -fvisibility=hidden -fwrapv -ffp-contract=off -Wall -Wextra -pthread \
-             -I$(LUA_INCDIR) -I$(CUDA_DIR)/include -Isrc -I$(BUILD)
+             -I$(LUA_INCDIR) -I$(CUDA_DIR)/include -Isrc -Iinclude -I$(BUILD)
 GA_LIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -Wl,-z,nodelete \
            -lcudart -lnvrtc -lcublas -lcurand -lcufft $(BLAS_LIBS) -lz -lm -pthread
 
@@ -26,7 +26,7 @@ GA_LIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -Wl,-z,nodelete \
 # per-thread caches with exit destructors, CUDA handles), so lua_close must
 # not unmap it while other states or threads may still use it.
 SRCS := $(sort $(wildcard src/*/*.c))
-HDRS := $(wildcard src/*/*.h src/*/*.def)
+HDRS := $(wildcard src/*/*.h src/*/*.def include/*.h)
 OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS)) $(BUILD)/obj/ga_kernels_embed.o
 KERNELS := $(sort $(wildcard kernels/*.cuh kernels/*.cu))
 LUAFILES := $(wildcard lua/gpuarray/*.lua)

@@ -89,6 +89,15 @@ typedef struct ga_backend {
   const char *(*redk_blame)(const char *source, const char *log);
   int (*compile)(const char *source, const char *name, int arch, const char *const *extra, int nextra,
                  char **image, size_t *size, int *is_ptx);
+
+  /* ---- interchange and allocators (DLPack, ga.cuda.MemoryPool) ---- */
+  /* a new pool of dev's memory, owned by the caller (ga_pool_delete);
+   * caching 0: no caching (every malloc/free is the device's own) */
+  ga_pool *(*pool_new)(int dev, int caching);
+  /* work queued on `consumer` after this call waits for the work queued
+   * so far on `producer` (an event, no host synchronisation); NULL on
+   * the host, where streams are no-ops */
+  int (*stream_wait)(int dev, void *consumer, void *producer);
 } ga_backend;
 
 extern const ga_backend ga_host_backend;

@@ -54,6 +54,8 @@ static const struct {
   {"files", lga_open_files},
   {"fft", lga_open_fft},
   {"testhooks", lga_open_testhooks},
+  {"interop", lga_open_interop},
+  {"capi", lga_open_capi},
 };
 
 __attribute__((visibility("default"))) int luaopen_gpuarray_core(lua_State *L) {

@@ -51,4 +51,6 @@ const ga_backend ga_cuda_backend = {
   .rand_source = ga_cuda_rand_source,
   .redk_blame = ga_cuda_redk_blame,
   .compile = ga_cuda_compile_opts,
+  .pool_new = ga_cuda_pool_new,
+  .stream_wait = ga_cuda_stream_wait,
 };

@@ -67,4 +67,5 @@ const ga_backend ga_host_backend = {
   .pool = pool,
   .memcpy = copy,
   .flush = flush,
+  .pool_new = ga_host_pool_new,
 };
