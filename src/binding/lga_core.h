@@ -119,6 +119,8 @@ int lga_alloc_buffer(lua_State *L, lga_state *S, const char *fname, int device, 
 /* The state of the module loaded in L (for the C API, outside the
  * module's closures); NULL before require "gpuarray.core". */
 lga_state *lga_state_of(lua_State *L);
+/* The pool set of a ga.cuda.MemoryPool at idx, NULL for anything else. */
+ga_mempool *lga_to_mempool(lua_State *L, int idx);
 void lga_open_testhooks(lua_State *L);  /* spec-only kernel sources and compiles (lga_testhooks.c) */
 /* Indexing (lga_index.c): x[key] with (x, key) on the stack, x[key] = v with
  * (x, key, v); a key's items (returns their count, pushes the key's index

@@ -283,7 +283,7 @@ static int mem_index(lua_State *L) {
 
 static int mem_tostring(lua_State *L) {
   lga_mem *m = luaL_checkudata(L, 1, MEM_MT);
-  lua_pushfstring(L, "<%s 0x%p, %I bytes, device %d>", m->is_pointer ? "MemoryPointer" : "UnownedMemory",
+  lua_pushfstring(L, "<%s %p, %I bytes, device %d>", m->is_pointer ? "MemoryPointer" : "UnownedMemory",
                   (void *)m->ptr, (lua_Integer)m->size, m->device);
   return 1;
 }
@@ -366,27 +366,25 @@ static ga_mempool *check_mempool(lua_State *L, int idx) {
   return u->m;
 }
 
-static int l_mempool_stats(lua_State *L) {
-  ga_mempool *m = check_mempool(L, 1);
-  size_t used, total, nfree;
-  ga_mempool_stats(m, &used, &total, &nfree);
-  lua_pushinteger(L, (lua_Integer)used);
-  lua_pushinteger(L, (lua_Integer)total);
-  lua_pushinteger(L, (lua_Integer)nfree);
-  lua_pushinteger(L, (lua_Integer)ga_mempool_get_limit(m));
-  return 4;
+ga_mempool *lga_to_mempool(lua_State *L, int idx) {
+  lga_mempool_ud *u = luaL_testudata(L, idx, MEMPOOL_MT);
+  return u ? u->m : NULL;
 }
 
-static int l_mempool_free_all(lua_State *L) {
-  ga_mempool_free_all(check_mempool(L, 1));
-  return 0;
+/* core._is(kind, v): kind "capsule", "memory" or "mempool" */
+static int l_is(lua_State *L) {
+  static const char *const kinds[] = {"capsule", "memory", "mempool", NULL};
+  static const char *const mts[] = {CAPSULE_MT, MEM_MT, MEMPOOL_MT};
+  int i = luaL_checkoption(L, 1, NULL, kinds);
+  lua_pushboolean(L, luaL_testudata(L, 2, mts[i]) != NULL);
+  return 1;
 }
 
-static int l_mempool_set_limit(lua_State *L) {
-  ga_mempool *m = check_mempool(L, 1);
-  lua_Integer n = luaL_checkinteger(L, 2);
-  if (n < 0) return lga_errorf(L, "set_limit", "limit must be non-negative");
-  ga_mempool_set_limit(m, (size_t)n);
+/* core._array_ready(x): x's queued kernels reach its stream (before a
+ * foreign consumer reads it through a raw pointer) */
+static int l_array_ready(lua_State *L) {
+  ga_array *a = lga_check(L, 1, "__cuda_array_interface");
+  if (GA_DEVICE(a) != GA_CPU && ga_flush(GA_DEVICE(a))) return lga_fail(L, "__cuda_array_interface");
   return 0;
 }
 
@@ -496,9 +494,16 @@ int lga_alloc_buffer(lua_State *L, lga_state *S, const char *fname, int device, 
     return 1;
   }
   case AL_FUNCTION: {
+    /* the function's own arrays come from the default pool (no recursion);
+     * the allocator is back in place before any error goes on */
     lua_rawgeti(L, LUA_REGISTRYINDEX, al->ref);
     lua_pushinteger(L, (lua_Integer)nbytes);
-    lua_call(L, 1, 1);
+    struct lga_allocator saved = *al;
+    al->kind = AL_DEFAULT;
+    int st = lua_pcall(L, 1, 1, 0);
+    if (S->alloc[which].kind == AL_DEFAULT && S->alloc[which].ref == saved.ref) S->alloc[which] = saved;
+    else luaL_unref(L, LUA_REGISTRYINDEX, saved.ref);   /* the function replaced the allocator */
+    if (st != LUA_OK) lua_error(L);
     lga_mem *m = luaL_testudata(L, -1, MEM_MT);
     if (!m)
       lga_errorf(L, fname, "the allocator function must return a cuda.MemoryPointer, got %s",
@@ -542,8 +547,7 @@ void lga_open_interop(lua_State *L) {
     {"_capsule_from_pointer", l_capsule_from_pointer}, {"_dlpack_device", l_dlpack_device},
     {"_dlpack_deleter_calls", l_dlpack_deleter_calls}, {"_unowned_memory", l_unowned_memory},
     {"_memory_pointer", l_memory_pointer}, {"_wrap_memory", l_wrap_memory}, {"_mempool_new", l_mempool_new},
-    {"_mempool_stats", l_mempool_stats}, {"_mempool_free_all", l_mempool_free_all},
-    {"_mempool_set_limit", l_mempool_set_limit}, {"_set_allocator", l_set_allocator},
+    {"_is", l_is}, {"_array_ready", l_array_ready}, {"_set_allocator", l_set_allocator},
     {"_get_allocator", l_get_allocator}, {NULL, NULL}};
   lga_setfuncs(L, fns, -1);
   static const luaL_Reg cap_mm[] = {
