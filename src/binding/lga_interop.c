@@ -227,7 +227,7 @@ static int l_unowned_memory(lua_State *L) {
   lua_Integer ptr = luaL_checkinteger(L, 1), size = luaL_checkinteger(L, 2);
   int dev = (int)luaL_checkinteger(L, 4);
   if (size < 0) return lga_errorf(L, fname, "size must be non-negative, got %d", (int)size);
-  if (ptr == 0 && size > 0) return lga_errorf(L, fname, "NULL pointer with %I bytes", size);
+  if (ptr == 0 && size > 0) return lga_errorf(L, fname, "NULL pointer with %lld bytes", (long long)size);
   if (dev != GA_CPU && ga_check_device(dev)) return lga_fail(L, fname);
   lga_mem *m = lua_newuserdatauv(L, sizeof *m, 1);
   m->ptr = (uintptr_t)ptr;
@@ -247,7 +247,7 @@ static int l_memory_pointer(lua_State *L) {
   if (!mem) return lga_errorf(L, fname, "expected a memory (cuda.UnownedMemory), got %s", luaL_typename(L, 1));
   lua_Integer off = luaL_optinteger(L, 2, 0);
   if (off < 0 || off > mem->size)
-    return lga_errorf(L, fname, "offset %I is outside the memory's %I bytes", off, (lua_Integer)mem->size);
+    return lga_errorf(L, fname, "offset %lld is outside the memory's %lld bytes", (long long)off, (long long)mem->size);
   lga_mem *m = lua_newuserdatauv(L, sizeof *m, 1);
   *m = *mem;
   m->ptr = mem->ptr + (uintptr_t)off;
@@ -327,8 +327,8 @@ static int l_wrap_memory(lua_State *L) {
       return lga_errorf(L, fname, "array is too big");
   }
   if (lo < 0 || hi > m->size)
-    return lga_errorf(L, fname, "the array spans bytes [%I, %I) of a memory of %I bytes", (lua_Integer)lo,
-                      (lua_Integer)hi, (lua_Integer)m->size);
+    return lga_errorf(L, fname, "the array spans bytes [%lld, %lld) of a memory of %lld bytes", (long long)lo,
+                      (long long)hi, (long long)m->size);
   ga_array *a = push_array(L);
   lua_pushvalue(L, 1);
   a->buf = wrap_owned(L, S, fname, m->device, (void *)m->ptr, (size_t)m->size, lga_stream(S, m->device));
@@ -512,8 +512,8 @@ int lga_alloc_buffer(lua_State *L, lga_state *S, const char *fname, int device, 
       lga_errorf(L, fname, "the allocator returned memory of device %d for an array of device %d", m->device,
                  device);
     if ((uint64_t)m->size < nbytes)
-      lga_errorf(L, fname, "the allocator returned %I bytes for a request of %I", (lua_Integer)m->size,
-                 (lua_Integer)nbytes);
+      lga_errorf(L, fname, "the allocator returned %lld bytes for a request of %lld", (long long)m->size,
+                 (long long)nbytes);
     if (!m->ptr && nbytes) lga_errorf(L, fname, "the allocator returned a NULL pointer");
     *buf = wrap_owned(L, S, fname, device, (void *)m->ptr, nbytes, stream);   /* pops the memory */
     return 1;
@@ -522,7 +522,7 @@ int lga_alloc_buffer(lua_State *L, lga_state *S, const char *fname, int device, 
     lga_calloc *c = al->ptr;
     void *p = NULL;
     if (c->alloc(c->ctx, nbytes, device, stream, &p) || (!p && nbytes))
-      lga_errorf(L, fname, "out of memory allocating %I bytes (the host's allocator failed)", (lua_Integer)nbytes);
+      lga_errorf(L, fname, "out of memory allocating %lld bytes (the host's allocator failed)", (long long)nbytes);
     if (ga_buffer_wrap(device, p, nbytes, stream, calloc_release, c, buf)) {
       if (c->free) c->free(c->ctx, p, nbytes, device, stream);
       lga_fail(L, fname);
