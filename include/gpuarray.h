@@ -149,7 +149,9 @@ typedef struct gpuarray_api {
   const char *(*dtype_name)(int dtype);
 
   /* The array at stack index idx as a view holding a reference (fails for
-   * anything else, or a freed array). */
+   * anything else, or a freed array).  Work queued on the array so far is
+   * submitted to the state's current stream (synchronise it, or order the
+   * host's stream after it, before reading device data). */
   int (*get_view)(lua_State *L, int idx, gpuarray_view *view);
   void (*release_view)(lua_State *L, gpuarray_view *view);   /* idempotent */
 

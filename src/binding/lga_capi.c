@@ -60,6 +60,9 @@ static int get_view(lua_State *L, int idx, gpuarray_view *v) {
   memcpy(v->shape, a->shape, sizeof(int64_t) * a->ndim);
   memcpy(v->strides, a->strides, sizeof(int64_t) * a->ndim);
   v->c_contiguous = ga_is_c_contiguous(a);
+  /* the queued kernels that write it reach its stream (the host then
+   * synchronises that stream, or orders its own after it) */
+  if (v->device != GA_CPU && ga_flush(v->device)) return GA_ECUDA;
   lua_pushvalue(L, idx);
   v->ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
   return GA_OK;

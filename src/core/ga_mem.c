@@ -93,14 +93,23 @@ int ga_buffer_new(int device, size_t nbytes, void *stream, ga_buffer **out) {
   return GA_OK;
 }
 
+static void mempool_release(void *ctx, ga_buffer *b);
+
 void ga_buffer_decref(ga_buffer *b) {
   if (__atomic_sub_fetch(&b->refcount, 1, __ATOMIC_ACQ_REL) != 0) return;
   if (b->device != GA_CPU) {
     __atomic_sub_fetch(&live_device_bytes, (int64_t)b->nbytes, __ATOMIC_RELAXED);
     ga_backend_of(b->device)->set_device(b->device);  /* pool frees are per device */
   }
-  if (b->release) b->release(b->release_ctx, b);
-  else ga_pool_free(b->pool, b->block);
+  if (b->release) {
+    /* memory given back to someone else (a host's free, a DLPack deleter)
+     * may be freed at once: our queued kernels that name it launch first
+     * (a pool of ours orders its frees by stream itself) */
+    if (b->device != GA_CPU && b->release != mempool_release) ga_backend_of(b->device)->flush(b->device);
+    b->release(b->release_ctx, b);
+  } else {
+    ga_pool_free(b->pool, b->block);
+  }
   buffer_header_free(b);
 }
 
