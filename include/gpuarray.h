@@ -21,8 +21,8 @@
  *     if (api->get_view(L, -1, &v) == 0) { ...v.data, v.shape...; api->release_view(L, &v); }
  *
  * Nothing else of gpuarray is needed: this header is self-contained C99
- * (it includes <lua.h>, <stdint.h>, <stddef.h>).  core.so also exports
- * `gpuarray_capi()` with default visibility, for hosts that dlopen it.
+ * (it includes <lua.h>, <stdint.h>, <stddef.h>); the host links Lua, not
+ * gpuarray.  core.so also exports `gpuarray_capi()` (see the end).
  *
  * Rules.
  *  - Every function returns 0 on success and nonzero on failure, and never
@@ -201,8 +201,10 @@ static inline const gpuarray_api *gpuarray_get_api(lua_State *L) {
   return api;
 }
 
-/* Also exported by gpuarray/core.so (for hosts that dlsym it). */
-const gpuarray_api *gpuarray_capi(void);
+/* core.so also exports `const gpuarray_api *gpuarray_capi(void)` with
+ * default visibility, for hosts that dlopen the module themselves:
+ *   gpuarray_capi_fn f = (gpuarray_capi_fn)dlsym(handle, "gpuarray_capi"); */
+typedef const gpuarray_api *(*gpuarray_capi_fn)(void);
 
 #ifdef __cplusplus
 }

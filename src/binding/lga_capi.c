@@ -280,7 +280,8 @@ static const gpuarray_api api = {
   .pool_stats = pool_stats,
 };
 
-__attribute__((visibility("default"))) const gpuarray_api *gpuarray_capi(void) { return &api; }
+__attribute__((visibility("default"))) const gpuarray_api *gpuarray_capi(void);
+const gpuarray_api *gpuarray_capi(void) { return &api; }
 
 void lga_open_capi(lua_State *L) {
   int mod = lua_gettop(L);
