@@ -87,7 +87,7 @@ helper.each_device(function(xp, dev)
     local x = xp.ones(10)
     full_gc()
     local n0 = deleted()
-    local cap = x:__dlpack()
+    local cap = x:__dlpack()   -- luacheck: ignore
     cap = nil   -- luacheck: ignore
     full_gc()
     assert.are.equal(n0 + 1, deleted())
@@ -164,8 +164,8 @@ helper.each_device(function(xp, dev)
     local backing = xp.arange(3, "float32")
     local calls = {}
     local obj = {
-      __dlpack_device = function(self) calls[#calls + 1] = "device"; return backing:__dlpack_device() end,
-      __dlpack = function(self, opts)
+      __dlpack_device = function(_) calls[#calls + 1] = "device"; return backing:__dlpack_device() end,
+      __dlpack = function(_, opts)
         calls[#calls + 1] = "dlpack"
         assert.are.same({ 1, 1 }, opts.max_version)
         return backing:__dlpack(opts)
@@ -251,7 +251,7 @@ helper.each_device(function(xp, dev)
       x = nil   -- luacheck: ignore
       full_gc()
       assert.is_false(collected, "a view keeps it")
-      local cap = v:__dlpack()   -- an export keeps it too
+      local cap = v:__dlpack()   -- luacheck: ignore (an export keeps it too)
       v = nil   -- luacheck: ignore
       full_gc()
       assert.is_false(collected)

@@ -107,7 +107,8 @@ local function build(m)
   -- local a = ga.ndarray({2, 3}, "float32", "F")
   -- print(a.shape, a.flags.f_contiguous, a.strides[1], a.strides[2])   --> (2, 3)  true  4  8
   -- local buf = ga.arange(6, "float64")
-  -- local t = ga.ndarray({3, 2}, "float64", ga.cuda.MemoryPointer(ga.cuda.UnownedMemory(buf.data_ptr, 48, buf)), {8, 24})
+  -- local mem = ga.cuda.UnownedMemory(buf.data_ptr, 48, buf)
+  -- local t = ga.ndarray({3, 2}, "float64", ga.cuda.MemoryPointer(mem), {8, 24})
   -- print(t[{2, 1}]:item(), t[{1, 2}]:item())     --> 1.0  3.0
   function F.ndarray(shape, dtype, order, strides)
     if order ~= nil and type(order) == "userdata" and not is_array(order) then   -- memptr

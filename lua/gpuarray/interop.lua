@@ -38,7 +38,7 @@ local is_array, fail, typename = C.is_array, C.fail, C.typename
 local M = { ga = {}, host = {} }
 local methods = core.ndarray_methods
 
-local kDLCPU, kDLCUDA = 1, 2
+local kDLCUDA = 2   -- (kDLCPU is 1)
 local FLAG_IS_COPIED = 2
 
 -- a stream argument -> the integer DLPack passes (nil: none given)
@@ -99,7 +99,9 @@ function methods.__dlpack(x, opts)
     versioned = mv[1] >= 1
   end
   local copy = opts.copy
-  if copy ~= nil and type(copy) ~= "boolean" then fail(fname, "copy must be a boolean or nil, got %s", typename(copy)) end
+  if copy ~= nil and type(copy) ~= "boolean" then
+    fail(fname, "copy must be a boolean or nil, got %s", typename(copy))
+  end
   local dd = opts.dl_device
   if dd ~= nil then
     local t, id = core._dlpack_device(x)
