@@ -159,11 +159,17 @@ static int l_dlpack_export(lua_State *L) {
   uint64_t flags = (uint64_t)luaL_optinteger(L, 3, 0);
   int dev = GA_DEVICE(a);
   if (dev != GA_CPU) {
-    void *producer = lga_stream(S, dev);
+    /* the producer's stream is the current one (CuPy's rule); the stream
+     * the memory was allocated on, when another, is waited on too */
+    void *producer = lga_stream(S, dev), *alloc_stream = a->buf->stream;
     int rc;
-    if (lua_isnoneornil(L, 4)) rc = ga_dlpack_handover(dev, NULL, producer);
-    else if (luaL_checkinteger(L, 4) == -1) rc = ga_flush(dev);
-    else rc = ga_dlpack_handover(dev, stream_arg(L, 4), producer);
+    if (!lua_isnoneornil(L, 4) && luaL_checkinteger(L, 4) == -1) {
+      rc = ga_flush(dev);
+    } else {
+      void *consumer = lua_isnoneornil(L, 4) ? NULL : stream_arg(L, 4);
+      rc = ga_dlpack_handover(dev, consumer, producer);
+      if (!rc && alloc_stream != producer) rc = ga_dlpack_handover(dev, consumer, alloc_stream);
+    }
     if (rc) return lga_fail(L, fname);
   }
   lga_capsule *c = new_capsule(L);
