@@ -174,6 +174,14 @@ local typestr_of = {
   complex128 = "<c16",
 }
 
+--- The address of element 0 as an integer (CuPy's `x.data.ptr`): a device
+-- pointer for a GPU array, a host address for a host array.  Views point
+-- into their base's memory.
+-- @field ndarray.data_ptr
+-- @usage
+-- local x = ga.zeros(4, "float32")
+-- print(x[{{2, 4}}].data_ptr - x.data_ptr)        --> 4
+
 -- the interface table for any device (the method refuses host arrays)
 local function array_interface(x)
   core._array_ready(x)
