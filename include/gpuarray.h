@@ -31,6 +31,11 @@
  *  - A lua_State is used by one thread at a time (Lua's own rule); the
  *    functions taking L follow it.  Memory can be shared between states
  *    and threads (push_wrap the same pointer into several states).
+ *  - Memory that a Lua object owns (ga.cuda.UnownedMemory, a Lua
+ *    allocator function) is let go through that state's registry: the
+ *    last reference to such an array (a view, a DLPack export) must be
+ *    dropped on the thread that runs the state, before lua_close.  Arrays
+ *    from pools, from push_wrap and from C allocators have no such rule.
  *  - Devices: -1 is the host (cpu), 0..N-1 CUDA ordinals.  Streams are
  *    cudaStream_t passed as void * (NULL: the legacy default stream).
  *  - Work on arrays is queued on the state's current stream of their

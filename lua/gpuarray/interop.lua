@@ -17,7 +17,8 @@
 -- `ga.cuda.MemoryPointer(mem, offset)` wrap memory someone else owns, and
 -- `ga.ndarray(shape, dtype, memptr, strides)` makes an array over it; the
 -- owner object stays referenced while any array (or DLPack export) uses
--- the bytes.
+-- the bytes (so the consumer of such an export calls the deleter on the
+-- thread that runs this `lua_State`, before it closes).
 --
 -- **Allocators** (CuPy's `set_allocator`): `ga.cuda.set_allocator(alloc)`
 -- with `nil` (plain `cudaMalloc`/`cudaFree`, no caching), a
