@@ -140,6 +140,26 @@ helper.each_device(function(xp, dev)
     assert.are.equal(0, x:__dlpack{ max_version = { 1, 0 }, copy = false }.flags)
   end)
 
+  it("dl_device: the array's own, or a copy on the host; from_dlpack{copy=true}", function()
+    local x = xp.arange(3)
+    local t, id = x:__dlpack_device()
+    local y = xp.from_dlpack(x:__dlpack{ dl_device = { t, id } })
+    assert.are.equal(x.data_ptr, y.data_ptr)
+    local cap = x:__dlpack{ dl_device = { 1, 0 }, max_version = { 1, 0 } }
+    assert.are.equal(dev.name == "cpu" and 0 or 2, cap.flags & 2)   -- a copy only from a GPU
+    local h = ga.from_dlpack(cap)
+    assert.are.equal(1, (h:__dlpack_device()))
+    assert.are.same({ 0, 1, 2 }, helper.totable(h))
+    if dev.name ~= "cpu" then
+      assert.has_error(function() x:__dlpack{ dl_device = { 1, 0 }, copy = false } end)
+    end
+    assert.has_error(function() x:__dlpack{ dl_device = { 2, 7 } } end)
+    local c = xp.from_dlpack(x, { copy = true })
+    assert.are_not.equal(x.data_ptr, c.data_ptr)
+    assert.are.same({ 0, 1, 2 }, helper.totable(c))
+    assert.has_error(function() xp.from_dlpack(x, { nope = 1 }) end, "from_dlpack: unknown option 'nope' (copy)")
+  end)
+
   it("__dlpack_device", function()
     local t, id = xp.zeros(2):__dlpack_device()
     assert.are.equal(want_type, t)

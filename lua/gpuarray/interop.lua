@@ -72,7 +72,8 @@ end
 --   ordering, or a `ga.cuda.Stream`; nil: the legacy default), `max_version`
 --   (`{major, minor}` the consumer reads; nil or a major below 1 gives the
 --   unversioned struct), `copy` (true: export a copy, flagged IS_COPIED;
---   false: never copy; nil: no copy is needed here)
+--   false: never copy; nil: no copy is needed here), `dl_device` (`{type,
+--   id}`: the array's own device, or `{1, 0}` for a copy on the host)
 -- @return a capsule (`capsule.name` is `"dltensor_versioned"` or `"dltensor"`)
 -- @usage
 -- local x = ga.arange(6):reshape(2, 3)
@@ -104,17 +105,27 @@ function methods.__dlpack(x, opts)
     fail(fname, "copy must be a boolean or nil, got %s", typename(copy))
   end
   local dd = opts.dl_device
+  local to_host = false
   if dd ~= nil then
     local t, id = core._dlpack_device(x)
     if type(dd) ~= "table" or dd[1] ~= t or (dd[2] or 0) ~= id then
-      fail(fname, "dl_device {%s, %s} is not the array's device {%d, %d} (move it with x:get() or x:to())",
-           tostring(type(dd) == "table" and dd[1]), tostring(type(dd) == "table" and dd[2]), t, id)
+      -- another device: the host only, and only as a copy (the array API's rule)
+      if type(dd) == "table" and dd[1] == 1 and (dd[2] or 0) == 0 and copy ~= false then
+        to_host = true
+      else
+        fail(fname, "dl_device {%s, %s} is not the array's device {%d, %d}%s",
+             tostring(type(dd) == "table" and dd[1]), tostring(type(dd) == "table" and dd[2]), t, id,
+             copy == false and " and copy=false forbids a copy" or " (only the host {1, 0} can take a copy)")
+      end
     end
   end
   local stream = stream_number(fname, opts.stream)
   if stream == 0 then fail(fname, "stream 0 is ambiguous for CUDA (use 1 for the legacy default stream)") end
   local flags = 0
-  if copy then
+  if to_host then
+    x = x:get()
+    flags = FLAG_IS_COPIED
+  elseif copy then
     x = x:copy()
     flags = FLAG_IS_COPIED
   end
@@ -139,15 +150,17 @@ end
 -- `__dlpack` and `__dlpack_device` methods, which is asked for a versioned
 -- tensor on this state's current stream (DLPack's stream handover).  The
 -- array lives on the tensor's device (`cpu` for kDLCPU and kDLCUDAHost).
--- A capsule can be consumed once.
+-- A capsule can be consumed once.  `{copy = true}` returns a copy (on the
+-- same device) instead.
 -- @function ga.from_dlpack
 -- @param obj a capsule or an object with `__dlpack`/`__dlpack_device`
+-- @tparam[opt] table opts `{copy = true}`
 -- @treturn ndarray
 -- @usage
 -- local x = ga.arange(4, "float32")
 -- local y = ga.from_dlpack(x)                     -- the same memory
 -- print(y.data_ptr == x.data_ptr, y.dtype)        --> true  float32
-local function from_dlpack(obj)
+local function import(obj)
   local fname = "from_dlpack"
   if core._is("capsule", obj) then return core._from_capsule(obj) end
   local okd, dlpack_device = pcall(function() return obj.__dlpack_device end)
@@ -163,6 +176,25 @@ local function from_dlpack(obj)
     fail(fname, "__dlpack returned %s, not a DLPack capsule", typename(cap))
   end
   return core._from_capsule(cap)
+end
+
+local function from_dlpack(obj, opts)
+  if opts ~= nil then
+    if type(opts) ~= "table" then fail("from_dlpack", "options must be a table, got %s", typename(opts)) end
+    for k in pairs(opts) do
+      if k ~= "copy" then fail("from_dlpack", "unknown option '%s' (copy)", tostring(k)) end
+    end
+    if opts.copy ~= nil and type(opts.copy) ~= "boolean" then
+      fail("from_dlpack", "copy must be a boolean or nil, got %s", typename(opts.copy))
+    end
+    if opts.copy then
+      local y = import(obj)
+      local c = y:copy()
+      y:free()
+      return c
+    end
+  end
+  return import(obj)
 end
 M.ga.from_dlpack, M.host.from_dlpack = from_dlpack, from_dlpack
 
