@@ -151,7 +151,9 @@ end
 -- tensor on this state's current stream (DLPack's stream handover).  The
 -- array lives on the tensor's device (`cpu` for kDLCPU and kDLCUDAHost).
 -- A capsule can be consumed once.  `{copy = true}` returns a copy (on the
--- same device) instead.
+-- same device) instead.  gpuarray has no read-only arrays: a tensor
+-- flagged READ_ONLY imports as a writable array, which must not be
+-- written to (copy it first).
 -- @function ga.from_dlpack
 -- @param obj a capsule or an object with `__dlpack`/`__dlpack_device`
 -- @tparam[opt] table opts `{copy = true}`
