@@ -180,7 +180,9 @@ typedef struct gpuarray_api {
   int (*push_dlpack)(lua_State *L, DLManagedTensorVersioned *tensor);
 
   /* The state's current device (GPUARRAY_CPU or an ordinal), and its
-   * current stream on that device. */
+   * current stream on that device (what new work is queued on; Lua's
+   * ga.cuda.get_current_stream() keeps naming the Stream object the
+   * script last made current). */
   int (*get_device)(lua_State *L);
   int (*set_device)(lua_State *L, int device);
   void *(*get_stream)(lua_State *L);
