@@ -11,6 +11,7 @@ LIBFLAG     ?= -shared
 INST_PREFIX ?= /usr/local
 INST_LIBDIR ?= $(INST_PREFIX)/lib/lua/5.4
 INST_LUADIR ?= $(INST_PREFIX)/share/lua/5.4
+INST_INCDIR ?= $(INST_PREFIX)/include
 BLAS_LIBS   ?= -lopenblas
 LUA_LIB     ?= -llua5.4
 BUSTED      ?= $(shell command -v busted 2>/dev/null || echo /usr/bin/busted)
@@ -18,7 +19,7 @@ BUILD       ?= build
 
 CUDA_LIBDIR := $(CUDA_DIR)/lib64
 GA_CFLAGS := -std=gnu99 -fPIC -fvisibility=hidden -fwrapv -ffp-contract=off -Wall -Wextra -pthread \
-             -I$(LUA_INCDIR) -I$(CUDA_DIR)/include -Isrc -I$(BUILD)
+             -I$(LUA_INCDIR) -I$(CUDA_DIR)/include -Isrc -Iinclude -I$(BUILD)
 GA_LIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -Wl,-z,nodelete \
            -lcudart -lnvrtc -lcublas -lcurand -lcufft $(BLAS_LIBS) -lz -lm -pthread
 
@@ -26,13 +27,13 @@ GA_LIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -Wl,-z,nodelete \
 # per-thread caches with exit destructors, CUDA handles), so lua_close must
 # not unmap it while other states or threads may still use it.
 SRCS := $(sort $(wildcard src/*/*.c))
-HDRS := $(wildcard src/*/*.h src/*/*.def)
+HDRS := $(wildcard src/*/*.h src/*/*.def include/*.h)
 OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS)) $(BUILD)/obj/ga_kernels_embed.o
 KERNELS := $(sort $(wildcard kernels/*.cuh kernels/*.cu))
 LUAFILES := $(wildcard lua/gpuarray/*.lua)
 MODULE := $(BUILD)/gpuarray/core.so
 
-.PHONY: all deps test test-asan test-embed test-host test-c test-host-c demo install clean lint fuzz bench crossover fuzz-files
+.PHONY: all deps test test-asan test-embed examples test-capi test-host test-c test-host-c demo install clean lint fuzz bench crossover fuzz-files
 
 all: $(MODULE)
 
@@ -100,6 +101,26 @@ test-embed: $(MODULE)
 	$(CC) -std=gnu99 -g -O1 -Wall -Wextra -I$(LUA_INCDIR) spec/c/test_embed.c -o $(BUILD)/test_embed \
 	  $(LUA_LIB) -pthread -ldl -lm
 	GPUARRAY_BUILD=$(BUILD) $(BUILD)/test_embed
+	@$(MAKE) --no-print-directory test-capi
+
+# The C API (include/gpuarray.h): examples/embed hosts Lua 5.4 and hands
+# the script a buffer of its own (cudaMalloc'ed on a GPU, host memory
+# without one); spec/c/test_capi.c checks the API's edges.  Both are built
+# with ASan+UBSan (the module itself is not: ASan runs in the host) and
+# run by test-embed; spec/capi_spec.lua runs the example too.
+EMBED_CFLAGS := -std=gnu99 -g -O1 -Wall -Wextra -I$(LUA_INCDIR) -Iinclude -I$(CUDA_DIR)/include
+EMBED_LIBS := $(LUA_LIB) -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcudart -pthread -ldl -lm
+SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+examples: $(MODULE) $(BUILD)/embed
+
+$(BUILD)/embed: examples/embed/embed.c include/gpuarray.h | $(BUILD)/obj
+	$(CC) $(EMBED_CFLAGS) examples/embed/embed.c -o $@ $(EMBED_LIBS)
+
+test-capi: $(MODULE) | $(BUILD)/obj
+	$(CC) $(EMBED_CFLAGS) $(SAN) examples/embed/embed.c -o $(BUILD)/embed_asan $(EMBED_LIBS)
+	$(CC) $(EMBED_CFLAGS) $(SAN) spec/c/test_capi.c -o $(BUILD)/test_capi $(EMBED_LIBS)
+	ASAN_OPTIONS=detect_leaks=0:protect_shadow_gap=0 GPUARRAY_BUILD=$(BUILD) $(BUILD)/embed_asan
+	ASAN_OPTIONS=detect_leaks=0:protect_shadow_gap=0 GPUARRAY_BUILD=$(BUILD) $(BUILD)/test_capi
 
 test-host-c: | $(BUILD)/obj
 	$(CC) -std=gnu99 -fwrapv -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -198,6 +219,8 @@ install: $(MODULE)
 	mkdir -p $(INST_LIBDIR)/gpuarray $(INST_LUADIR)/gpuarray
 	cp $(MODULE) $(INST_LIBDIR)/gpuarray/
 	cp $(LUAFILES) $(INST_LUADIR)/gpuarray/
+	mkdir -p $(INST_INCDIR)
+	cp include/gpuarray.h $(INST_INCDIR)/
 
 lint:
 	luacheck lua spec examples bench

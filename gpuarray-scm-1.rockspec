@@ -51,6 +51,7 @@ build = {
     LUA = "$(LUA)",
   },
   install_variables = {
+    INST_INCDIR = "$(PREFIX)/include",   -- include/gpuarray.h, the C API
     CFLAGS = "$(CFLAGS)",
     LIBFLAG = "$(LIBFLAG)",
     LUA_INCDIR = "$(LUA_INCDIR)",

@@ -238,7 +238,7 @@ local function required_names()
     if k:match("^__") and not internal_mm[k] then add("ndarray:" .. k) end
   end
   for _, k in ipairs { "shape", "ndim", "size", "dtype", "itemsize", "nbytes", "strides",
-                       "device", "base", "flags", "T" } do
+                       "device", "base", "flags", "T", "data_ptr" } do
     add("ndarray." .. k)
   end
   for k, v in pairs(ga.cuda.DeviceClass) do

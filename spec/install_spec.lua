@@ -44,7 +44,7 @@ describe("install with luarocks", function()
     -- Build from a copy, so that the in-tree build/ is left alone.
     local src = tmp .. "/src"
     local ok, out = sh("mkdir -p " .. quote(src) .. " && for p in Makefile "
-      .. "gpuarray-scm-1.rockspec src lua kernels tools; do "
+      .. "gpuarray-scm-1.rockspec src include lua kernels tools; do "
       .. "if [ -e \"$p\" ]; then cp -R \"$p\" " .. quote(src) .. "/ || exit 1; fi; done")
     assert(ok, "copying the sources failed:\n" .. out)
 
@@ -58,6 +58,8 @@ describe("install with luarocks", function()
     f = io.open(tree .. "/share/lua/5.4/gpuarray/init.lua", "rb")
     assert(f, "no share/lua/5.4/gpuarray/init.lua in the tree:\n" .. out)
     f:close()
+    local okh, where = sh("find " .. quote(tree) .. " -name gpuarray.h")
+    assert(okh and where:find("gpuarray.h", 1, true), "the C API header was not installed:\n" .. out)
     installed = true
   end)
 

@@ -92,16 +92,28 @@ local function build(m)
   local G = C.lazy_module(m == core.host)
 
   --- A new array whose values are not initialised, as `cupy.ndarray(shape,
-  -- dtype, order=)` (`memptr`/`strides` are not taken here).
+  -- dtype, order=)`; or, as `cupy.ndarray(shape, dtype, memptr, strides)`,
+  -- an array over existing memory (no copy): `memptr` a
+  -- `ga.cuda.MemoryPointer` or `ga.cuda.UnownedMemory` (its owner stays
+  -- referenced while the array lives), `strides` in bytes (default
+  -- C-contiguous); the array must lie inside the memory.
   -- @function ga.ndarray
   -- @tparam int|table shape
   -- @tparam[opt="float64"] string|table dtype a dtype name, or `{dtype=, order=}`
-  -- @tparam[opt="C"] string order `"C"` (row-major) or `"F"` (column-major)
+  -- @tparam[opt="C"] string|memptr order `"C"` (row-major) or `"F"` (column-major), or a memory pointer
+  -- @tparam[opt] table strides byte strides (with a memory pointer)
   -- @treturn ndarray
   -- @usage
   -- local a = ga.ndarray({2, 3}, "float32", "F")
   -- print(a.shape, a.flags.f_contiguous, a.strides[1], a.strides[2])   --> (2, 3)  true  4  8
-  function F.ndarray(shape, dtype, order)
+  -- local buf = ga.arange(6, "float64")
+  -- local mem = ga.cuda.UnownedMemory(buf.data_ptr, 48, buf)
+  -- local t = ga.ndarray({3, 2}, "float64", ga.cuda.MemoryPointer(mem), {8, 24})
+  -- print(t[{2, 1}]:item(), t[{1, 2}]:item())     --> 1.0  3.0
+  function F.ndarray(shape, dtype, order, strides)
+    if order ~= nil and type(order) == "userdata" and not is_array(order) then   -- memptr
+      return require("gpuarray.interop").wrap_memory(shape, dtype, order, strides)
+    end
     if type(dtype) == "table" then
       for k in pairs(dtype) do
         if k ~= "dtype" and k ~= "order" then fail("ndarray", "unknown option '%s'", tostring(k)) end

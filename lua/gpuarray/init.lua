@@ -233,7 +233,8 @@ for name, f in pairs(core.host) do host[name] = f; ga[name] = core[name] end
 -- core.host above); kernel and raw: the user kernels (GPU only); construct
 -- (after ufuncs): ga.copy, the creation function, over the COPY row.
 for _, part in ipairs { "ufuncs", "shape", "index", "indexing", "join", "sort", "scan", "reduce", "kernel", "raw",
-                        "random", "numeric", "construct", "files", "fft", "window", "fuse", "products", "linalg" } do
+                        "random", "numeric", "construct", "files", "fft", "window", "fuse", "products", "linalg",
+                        "interop" } do
   local p = require("gpuarray." .. part)
   for k, f in pairs(p.ga) do ga[k] = f end
   for k, f in pairs(p.host) do host[k] = f end
@@ -757,7 +758,7 @@ function Pool:set_limit(arg)
         error("set_limit: memory limit fraction out of range: " .. tostring(f), 2)
       end
       local id = self._id()
-      if id < 0 then error("set_limit: fraction needs a CUDA device", 2) end
+      if math.type(id) ~= "integer" or id < 0 then error("set_limit: fraction needs a CUDA device's pool", 2) end
       local _, total = core.mem_info(id)
       size = math.floor(f * total)
     else
@@ -773,6 +774,7 @@ end
 
 local default_pool = pool(current_pool_id)
 local pinned_pool = pool(function() return -1 end)
+require("gpuarray.interop").bind_pools(Pool, default_pool, pinned_pool)   -- ga.cuda.MemoryPool, set_allocator
 
 --- Memory pools.
 -- @section pools

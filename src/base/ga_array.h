@@ -22,6 +22,12 @@ typedef struct ga_buffer {
   struct ga_pool *pool;  /* owner pool */
   ga_block *block;     /* block of that pool */
   void *stream;        /* stream the buffer was allocated on */
+  /* Memory that is not the default pool's (core/ga_mem.h ga_buffer_wrap:
+   * DLPack imports, foreign pointers, other pools and allocators): when
+   * set, the last owner calls release(release_ctx, buffer) instead of
+   * giving the block back to `pool`. */
+  void (*release)(void *ctx, struct ga_buffer *b);
+  void *release_ctx;
 } ga_buffer;
 
 typedef struct ga_array {

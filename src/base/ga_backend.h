@@ -126,6 +126,14 @@ typedef struct ga_backend {
   /* ---- matrix products (issue 14): the integer/bool (and small float)
    * GEMM kernel's text for a call, for the specs; NULL on the host ---- */
   char *(*matmul_source)(const ga_matmul_call *c);
+  /* ---- interchange and allocators (DLPack, ga.cuda.MemoryPool) ---- */
+  /* a new pool of dev's memory, owned by the caller (ga_pool_delete);
+   * caching 0: no caching (every malloc/free is the device's own) */
+  ga_pool *(*pool_new)(int dev, int caching);
+  /* work queued on `consumer` after this call waits for the work queued
+   * so far on `producer` (an event, no host synchronisation); NULL on
+   * the host, where streams are no-ops */
+  int (*stream_wait)(int dev, void *consumer, void *producer);
 } ga_backend;
 
 extern const ga_backend ga_host_backend;

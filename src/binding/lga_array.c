@@ -124,6 +124,7 @@ static int push_attr(lua_State *L, ga_array *a, const char *k) {
   case 'd':
     if (!strcmp(k, "dtype")) { lua_pushstring(L, ga_dtypes[a->dtype].name); return 1; }
     if (!strcmp(k, "device")) { push_device(L, GA_DEVICE(a)); return 1; }
+    if (!strcmp(k, "data_ptr")) { lua_pushinteger(L, (lua_Integer)(intptr_t)GA_DATA(a)); return 1; }
     break;
   case 'i':
     if (!strcmp(k, "itemsize")) { lua_pushinteger(L, GA_ITEMSIZE(a->dtype)); return 1; }

@@ -110,6 +110,17 @@ ga_array *lga_new_array(lua_State *L, lga_state *S, const char *fname, int devic
   }
   ga_array *a = push_blank(L);
   void *stream = lga_stream(S, device);
+  ga_buffer *own;   /* ga.cuda.set_allocator's (lga_interop.c) */
+  if ((S->alloc[0].kind || S->alloc[1].kind) &&
+      lga_alloc_buffer(L, S, fname, device, (size_t)size * GA_ITEMSIZE(dtype), stream, &own)) {
+    int64_t strides[GA_MAXDIM];
+    ga_strides_c(ndim, shape, GA_ITEMSIZE(dtype), strides);
+    a->offset = 0;
+    a->dtype = dtype;
+    ga_array_set_geometry(a, ndim, shape, strides);
+    a->buf = own;
+    return a;
+  }
   int rc = ga_array_init(a, device, dtype, ndim, shape, stream);
   if (rc == GA_ENOMEM) {
     /* free cached blocks, let Lua drop what it no longer references, retry */

@@ -17,6 +17,11 @@ typedef struct lga_state {
   int device;                         /* current: GA_CPU or CUDA ordinal */
   void *stream[LGA_MAX_DEVICES];      /* current stream per device (NULL = null stream) */
   int64_t gc_debt;                    /* bytes allocated since the last forced GC */
+  /* the replaceable allocators (lga_interop.c): [0] serves arrays of the
+   * current device, [1] host arrays while a CUDA device is current (the
+   * pinned allocator); kind 0 = the default pool */
+  struct lga_allocator { int kind; void *ptr; int ref; } alloc[2];
+  struct lga_anchor *anchor;          /* this state, for releases of Lua-owned memory */
 } lga_state;
 
 #define LGA_STATE(L) ((lga_state *)lua_touserdata((L), lua_upvalueindex(1)))
@@ -106,6 +111,18 @@ void lga_open_ledger(lua_State *L);       /* core.sync_ledger: implicit syncs by
 void lga_open_files(lua_State *L);       /* core._files, core._files_host: .npy/.npz, bytes (lga_files.c, lga_npz.c) */
 void lga_open_fuse(lua_State *L);       /* core._fuse_resolve, core._fuse_ctype (lga_fuse.c) */
 void lga_open_dist(lua_State *L);       /* core._dist_*: ga.distributed (lga_dist.c) */
+void lga_open_interop(lua_State *L);    /* DLPack, foreign memory, allocators (lga_interop.c) */
+void lga_open_capi(lua_State *L);       /* the C API table of include/gpuarray.h (lga_capi.c) */
+/* A buffer for an array of nbytes on device from the state's allocator
+ * (lga_interop.c); returns 0 when the default pool serves it (the caller
+ * allocates as usual), 1 when *buf is set; raises on failure. */
+int lga_alloc_buffer(lua_State *L, lga_state *S, const char *fname, int device, size_t nbytes, void *stream,
+                     ga_buffer **buf);
+/* The state of the module loaded in L (for the C API, outside the
+ * module's closures); NULL before require "gpuarray.core". */
+lga_state *lga_state_of(lua_State *L);
+/* The pool set of a ga.cuda.MemoryPool at idx, NULL for anything else. */
+ga_mempool *lga_to_mempool(lua_State *L, int idx);
 void lga_open_testhooks(lua_State *L);  /* spec-only kernel sources and compiles (lga_testhooks.c) */
 /* Indexing (lga_index.c): x[key] with (x, key) on the stack, x[key] = v with
  * (x, key, v); a key's items (returns their count, pushes the key's index

@@ -169,6 +169,16 @@ static ga_pool *pool_arg(lua_State *L) {
 }
 
 static int l_pool_stats(lua_State *L) {
+  ga_mempool *m = lga_to_mempool(L, 1);   /* a ga.cuda.MemoryPool (lga_interop.c) */
+  if (m) {
+    size_t used, total, nfree;
+    ga_mempool_stats(m, &used, &total, &nfree);
+    lua_pushinteger(L, (lua_Integer)used);
+    lua_pushinteger(L, (lua_Integer)total);
+    lua_pushinteger(L, (lua_Integer)nfree);
+    lua_pushinteger(L, (lua_Integer)ga_mempool_get_limit(m));
+    return 4;
+  }
   ga_pool *p = pool_arg(L);
   lua_pushinteger(L, (lua_Integer)ga_pool_used_bytes(p));
   lua_pushinteger(L, (lua_Integer)ga_pool_total_bytes(p));
@@ -178,15 +188,19 @@ static int l_pool_stats(lua_State *L) {
 }
 
 static int l_pool_free_all(lua_State *L) {
+  ga_mempool *m = lga_to_mempool(L, 1);
+  if (m) { ga_mempool_free_all(m); return 0; }
   ga_pool_free_all_blocks(pool_arg(L));
   return 0;
 }
 
 static int l_pool_set_limit(lua_State *L) {
-  ga_pool *p = pool_arg(L);
+  ga_mempool *m = lga_to_mempool(L, 1);
+  ga_pool *p = m ? NULL : pool_arg(L);
   lua_Integer n = luaL_checkinteger(L, 2);
   if (n < 0) return lga_errorf(L, "set_limit", "limit must be non-negative");
-  ga_pool_set_limit(p, (size_t)n);
+  if (m) ga_mempool_set_limit(m, (size_t)n);
+  else ga_pool_set_limit(p, (size_t)n);
   return 0;
 }
 

@@ -58,6 +58,8 @@ static const struct {
   {"fuse", lga_open_fuse},
   {"dist", lga_open_dist},
   {"testhooks", lga_open_testhooks},
+  {"interop", lga_open_interop},
+  {"capi", lga_open_capi},
 };
 
 __attribute__((visibility("default"))) int luaopen_gpuarray_core(lua_State *L) {

@@ -86,10 +86,14 @@ int ga_buffer_new(int device, size_t nbytes, void *stream, ga_buffer **out) {
   b->pool = pool;
   b->block = blk;
   b->stream = stream;
+  b->release = NULL;
+  b->release_ctx = NULL;
   if (device != GA_CPU) __atomic_add_fetch(&live_device_bytes, (int64_t)nbytes, __ATOMIC_RELAXED);
   *out = b;
   return GA_OK;
 }
+
+static void mempool_release(void *ctx, ga_buffer *b);
 
 void ga_buffer_decref(ga_buffer *b) {
   if (__atomic_sub_fetch(&b->refcount, 1, __ATOMIC_ACQ_REL) != 0) return;
@@ -97,8 +101,153 @@ void ga_buffer_decref(ga_buffer *b) {
     __atomic_sub_fetch(&live_device_bytes, (int64_t)b->nbytes, __ATOMIC_RELAXED);
     ga_backend_of(b->device)->set_device(b->device);  /* pool frees are per device */
   }
-  ga_pool_free(b->pool, b->block);
+  if (b->release) {
+    /* memory given back to someone else (a host's free, a DLPack deleter)
+     * may be freed at once: our queued kernels that name it launch first
+     * (a pool of ours orders its frees by stream itself) */
+    if (b->device != GA_CPU && b->release != mempool_release) ga_backend_of(b->device)->flush(b->device);
+    b->release(b->release_ctx, b);
+  } else {
+    ga_pool_free(b->pool, b->block);
+  }
   buffer_header_free(b);
+}
+
+int ga_buffer_wrap(int device, void *ptr, size_t nbytes, void *stream, void (*release)(void *, ga_buffer *),
+                   void *ctx, ga_buffer **out) {
+  ga_buffer *b = buffer_header();
+  if (!b) return ga_err(GA_ENOMEM, "out of host memory");
+  b->refcount = 1;
+  b->device = device;
+  b->ptr = ptr;
+  b->nbytes = nbytes;
+  b->pool = NULL;
+  b->block = NULL;
+  b->stream = stream;
+  b->release = release;
+  b->release_ctx = ctx;
+  if (device != GA_CPU) __atomic_add_fetch(&live_device_bytes, (int64_t)nbytes, __ATOMIC_RELAXED);
+  *out = b;
+  return GA_OK;
+}
+
+/* ---- pools of the user's (ga.cuda.MemoryPool, the plain allocator) ---- */
+#define MP_SLOTS (GA_MEMPOOL_MAX_DEVICES + 1)   /* slot 0: the host, d + 1: CUDA device d */
+struct ga_mempool {
+  int refcount;
+  int caching;
+  size_t limit;
+  pthread_mutex_t lock;
+  ga_pool *pools[MP_SLOTS];
+};
+
+ga_mempool *ga_mempool_new(int caching) {
+  ga_mempool *m = calloc(1, sizeof *m);
+  if (!m) { ga_err(GA_ENOMEM, "out of host memory"); return NULL; }
+  m->refcount = 1;
+  m->caching = caching;
+  pthread_mutex_init(&m->lock, NULL);
+  return m;
+}
+
+static ga_mempool *plain;
+static pthread_once_t plain_once = PTHREAD_ONCE_INIT;
+static void make_plain(void) { plain = ga_mempool_new(0); }
+
+ga_mempool *ga_mempool_plain(void) {
+  pthread_once(&plain_once, make_plain);
+  return plain;
+}
+
+void ga_mempool_incref(ga_mempool *m) { __atomic_add_fetch(&m->refcount, 1, __ATOMIC_RELAXED); }
+
+void ga_mempool_decref(ga_mempool *m) {
+  if (!m || __atomic_sub_fetch(&m->refcount, 1, __ATOMIC_ACQ_REL) != 0) return;
+  for (int i = 0; i < MP_SLOTS; i++)
+    if (m->pools[i]) {
+      if (i > 0) ga_backend_of(i - 1)->set_device(i - 1);
+      ga_pool_delete(m->pools[i]);
+    }
+  pthread_mutex_destroy(&m->lock);
+  free(m);
+}
+
+ga_pool *ga_mempool_pool(ga_mempool *m, int device, int create) {
+  int slot = device == GA_CPU ? 0 : device + 1;
+  if (slot < 0 || slot >= MP_SLOTS) { ga_err(GA_EINVAL, "device %d out of range", device); return NULL; }
+  ga_pool *p = __atomic_load_n(&m->pools[slot], __ATOMIC_ACQUIRE);
+  if (p || !create) return p;
+  pthread_mutex_lock(&m->lock);
+  if (!m->pools[slot]) {
+    const ga_backend *be = ga_backend_of(device);
+    /* host memory: pinned when a GPU lends it, as the default host pool */
+    if (device == GA_CPU && ga_backend_of(GA_GPU_KIND)->device_count() > 0) be = ga_backend_of(GA_GPU_KIND);
+    p = be->pool_new ? be->pool_new(device, m->caching) : NULL;
+    if (p && m->limit) ga_pool_set_limit(p, m->limit);
+    __atomic_store_n(&m->pools[slot], p, __ATOMIC_RELEASE);
+  }
+  p = m->pools[slot];
+  pthread_mutex_unlock(&m->lock);
+  if (!p) ga_err(GA_ENOMEM, "cannot create a memory pool for this device");
+  return p;
+}
+
+void ga_mempool_stats(ga_mempool *m, size_t *used, size_t *total, size_t *nfree) {
+  *used = *total = *nfree = 0;
+  for (int i = 0; i < MP_SLOTS; i++) {
+    ga_pool *p = __atomic_load_n(&m->pools[i], __ATOMIC_ACQUIRE);
+    if (!p) continue;
+    *used += ga_pool_used_bytes(p);
+    *total += ga_pool_total_bytes(p);
+    *nfree += ga_pool_n_free_blocks(p);
+  }
+}
+
+void ga_mempool_free_all(ga_mempool *m) {
+  for (int i = 0; i < MP_SLOTS; i++) {
+    ga_pool *p = __atomic_load_n(&m->pools[i], __ATOMIC_ACQUIRE);
+    if (!p) continue;
+    if (i > 0) ga_backend_of(i - 1)->set_device(i - 1);
+    ga_pool_free_all_blocks(p);
+  }
+}
+
+void ga_mempool_set_limit(ga_mempool *m, size_t limit) {
+  pthread_mutex_lock(&m->lock);
+  m->limit = limit;
+  for (int i = 0; i < MP_SLOTS; i++)
+    if (m->pools[i]) ga_pool_set_limit(m->pools[i], limit);
+  pthread_mutex_unlock(&m->lock);
+}
+
+size_t ga_mempool_get_limit(ga_mempool *m) { return m->limit; }
+
+/* a block of a user pool goes back to that pool (whatever the allocator
+ * is now), then the buffer's reference on the pool set is dropped */
+static void mempool_release(void *ctx, ga_buffer *b) {
+  ga_pool_free(b->pool, b->block);
+  ga_mempool_decref(ctx);
+}
+
+int ga_buffer_new_in(ga_mempool *m, int device, size_t nbytes, void *stream, ga_buffer **out) {
+  const ga_backend *be = ga_backend_of(device);
+  int rc = be->set_device(device);
+  if (rc) return rc;
+  ga_pool *pool = ga_mempool_pool(m, device, 1);
+  if (!pool) return ga_errcode();
+  ga_block *blk;
+  void *ptr;
+  if ((rc = ga_pool_take(pool, nbytes, stream, &blk, &ptr))) return rc;
+  ga_buffer *b;
+  if ((rc = ga_buffer_wrap(device, ptr, nbytes, stream, mempool_release, m, &b))) {
+    ga_pool_free(pool, blk);
+    return rc;
+  }
+  b->pool = pool;
+  b->block = blk;
+  ga_mempool_incref(m);
+  *out = b;
+  return GA_OK;
 }
 
 /* Arrays with a buffer of their own (declared in base/ga_array.h): the

@@ -33,10 +33,13 @@ int ga_cuda_event_destroy(int dev, void *e);
 int ga_cuda_event_record(int dev, void *e, void *s);
 int ga_cuda_event_synchronize(int dev, void *e);
 int ga_cuda_event_elapsed(void *e1, void *e2, float *ms);
+/* consumer waits (on the device) for the work queued on producer so far */
+int ga_cuda_stream_wait(int dev, void *consumer, void *producer);
 
 /* Memory */
 ga_pool *ga_cuda_pool(int dev);           /* device pool (created on first use) */
 ga_pool *ga_cuda_pinned_pool(void);       /* NULL when no GPU */
+ga_pool *ga_cuda_pool_new(int dev, int caching);   /* a new pool, the caller's */
 /* Copy n bytes between any two buffers (host or device) on stream; with
  * sync, wait for it before returning. */
 int ga_cuda_memcpy(int dst_dev, void *dst, int src_dev, const void *src, size_t n,

@@ -65,4 +65,6 @@ const ga_backend ga_cuda_backend = {
   .dist_group = ga_cuda_dist_group,
   .dist_destroy = ga_cuda_dist_destroy,
   .matmul_source = ga_cuda_matmul_source,
+  .pool_new = ga_cuda_pool_new,
+  .stream_wait = ga_cuda_stream_wait,
 };

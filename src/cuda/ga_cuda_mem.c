@@ -59,6 +59,17 @@ ga_pool *ga_cuda_pool(int dev) {
   return pools[dev];
 }
 
+/* a new pool of dev's memory for ga.cuda.MemoryPool (caching) or the
+ * plain allocator (caching 0: every allocation a cudaMalloc, every free a
+ * cudaFree) */
+ga_pool *ga_cuda_pool_new(int dev, int caching) {
+  if (dev >= GA_MAX_DEVICES) return NULL;
+  ga_pool *p = dev < 0 ? ga_pool_new(host_alloc, host_free, NULL)   /* pinned host memory */
+                       : ga_pool_new(dev_alloc, dev_free, (void *)(intptr_t)dev);
+  if (p && (!caching || mem_debug())) ga_pool_set_debug(p, 1);
+  return p;
+}
+
 ga_pool *ga_cuda_pinned_pool(void) {
   if (ga_cuda_device_count() == 0) return NULL;
   ga_pool *p = __atomic_load_n(&pinned, __ATOMIC_ACQUIRE);

@@ -82,6 +82,24 @@ int ga_cuda_event_record(int dev, void *e, void *s) {
   return GA_OK;
 }
 
+/* DLPack's stream handover: the consumer's stream waits for what is queued
+ * on the producer's so far (an event recorded after flushing our launch
+ * queue; the host does not wait). */
+int ga_cuda_stream_wait(int dev, void *consumer, void *producer) {
+  if (consumer == producer) {   /* one stream: already ordered, but our queued kernels must reach it */
+    return enter_flushed(dev);
+  }
+  int rc = enter_flushed(dev);
+  if (rc) return rc;
+  cudaEvent_t e;
+  GA_CU(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
+  cudaError_t err = cudaEventRecord(e, (cudaStream_t)producer);
+  if (err == cudaSuccess) err = cudaStreamWaitEvent((cudaStream_t)consumer, e, 0);
+  cudaEventDestroy(e);   /* released once the wait is satisfied */
+  if (err != cudaSuccess) return ga_cuda_error(err, "cudaStreamWaitEvent");
+  return GA_OK;
+}
+
 int ga_cuda_event_synchronize(int dev, void *e) {
   int rc = ga_cuda_set_device(dev);
   if (rc) return rc;

@@ -49,6 +49,7 @@ void ga_host_raw_free(void *ctx, void *p);
 /* The aligned-malloc pool host arrays come from when no GPU lends pinned
  * memory (the core chooses: core/ga_mem.c). */
 ga_pool *ga_host_plain_pool(void);
+ga_pool *ga_host_pool_new(int dev, int caching);   /* a new pool, the caller's */
 
 /* The slots of ga_host_backend (host/ga_host_backend.c) */
 int ga_host_ew(const ga_ew_call *c);

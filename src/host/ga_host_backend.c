@@ -73,4 +73,5 @@ const ga_backend ga_host_backend = {
   .dist_run = ga_host_dist_run,
   .dist_group = ga_host_dist_group,
   .dist_destroy = ga_host_dist_destroy,
+  .pool_new = ga_host_pool_new,
 };

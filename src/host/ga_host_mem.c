@@ -24,6 +24,15 @@ static void make_plain_pool(void) {
   if (dbg && dbg[0] == '1') ga_pool_set_debug(plain_pool, 1);
 }
 
+/* a new pool of host memory (ga.cuda.MemoryPool on the host backend);
+ * caching 0: every allocation is a posix_memalign and every free a free */
+ga_pool *ga_host_pool_new(int dev, int caching) {
+  (void)dev;
+  ga_pool *p = ga_pool_new(ga_host_raw_alloc, ga_host_raw_free, NULL);
+  if (p && !caching) ga_pool_set_debug(p, 1);
+  return p;
+}
+
 ga_pool *ga_host_plain_pool(void) {
   pthread_once(&plain_once, make_plain_pool);
   return plain_pool;

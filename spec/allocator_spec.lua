@@ -1,0 +1,169 @@
+-- The replaceable allocator: ga.cuda.set_allocator / get_allocator /
+-- using_allocator (function and <close> forms), ga.cuda.MemoryPool (own
+-- statistics and limit), the plain allocator (nil), Lua function
+-- allocators, set_pinned_memory_allocator; every array goes back to the
+-- allocator it came from.  The allocator serves the current device's
+-- arrays: the host's on a machine without a GPU, cuda:0's on one.
+local helper = require "spec.helper"
+local ga = helper.ga
+local cuda = ga.cuda
+
+local function full_gc() collectgarbage(); collectgarbage() end
+
+-- the memory of a new n-byte buffer of the current device, owned by a
+-- table (the function allocator's "foreign" memory)
+local function foreign(n, log)
+  local backing = ga.empty(math.max(n, 1), "uint8")
+  local owner = { backing = backing }
+  if log then setmetatable(owner, { __gc = function() log.freed = log.freed + n end }) end
+  return cuda.MemoryPointer(cuda.UnownedMemory(backing.data_ptr, n, owner, ga.core.get_device()))
+end
+
+describe("allocators on the current device", function()
+  local default = ga.get_default_memory_pool()
+
+  after_each(function() cuda.set_allocator(default) end)
+
+  it("the default pool is the allocator at first", function()
+    assert.are.equal(default, cuda.get_allocator())
+  end)
+
+  it("a MemoryPool has its own statistics; the default pool's stay true", function()
+    full_gc()
+    local pool = cuda.MemoryPool()
+    local before = default:used_bytes()
+    cuda.set_allocator(pool)
+    assert.are.equal(pool, cuda.get_allocator())
+    local x = ga.zeros(1000, "float32")
+    assert.are.equal(4096, pool:used_bytes())   -- rounded to 512
+    assert.is_true(pool:total_bytes() >= 4096)
+    assert.are.equal(before, default:used_bytes())
+    x:free()
+    assert.are.equal(0, pool:used_bytes())
+    assert.are.equal(1, pool:n_free_blocks())
+    pool:free_all_blocks()
+    assert.are.equal(0, pool:total_bytes())
+  end)
+
+  it("arrays go back to the pool they came from after the allocator changed", function()
+    local a, b = cuda.MemoryPool(), cuda.MemoryPool()
+    cuda.set_allocator(a)
+    local x = ga.ones(100)
+    cuda.set_allocator(b)
+    local y = ga.ones(100)
+    cuda.set_allocator(default)
+    assert.are.equal(1024, a:used_bytes())
+    assert.are.equal(1024, b:used_bytes())
+    x:free()
+    assert.are.equal(0, a:used_bytes())
+    assert.are.equal(1024, b:used_bytes())
+    assert.are.equal(100, (y:sum():item()))
+  end)
+
+  it("arrays outlive their pool object", function()
+    local pool = cuda.MemoryPool()
+    local x = cuda.using_allocator(pool, function() return ga.arange(10) end)
+    pool = nil   -- luacheck: ignore
+    full_gc()
+    assert.are.equal(45, x:sum():item())
+    x:free()
+    full_gc()
+  end)
+
+  it("a pool's limit", function()
+    local pool = cuda.MemoryPool()
+    pool:set_limit(4096)
+    assert.are.equal(4096, pool:get_limit())
+    cuda.using_allocator(pool, function()
+      local x = ga.zeros(512)   -- 4096 bytes
+      assert.has_error(function() return ga.zeros(512) end)
+      x:free()
+      assert.are.equal(512, ga.zeros(512).size)
+    end)
+    assert.has_error(function() pool:set_limit{ fraction = 0.5 } end,
+      "set_limit: fraction needs a CUDA device's pool")
+  end)
+
+  it("nil: plain allocations, no caching", function()
+    cuda.set_allocator(nil)
+    assert.is_nil(cuda.get_allocator())
+    local x = ga.arange(1000)
+    assert.are.equal(499500, x:sum():item())
+    x:free()
+    cuda.set_allocator(default)
+    assert.are.equal(default, cuda.get_allocator())
+  end)
+
+  it("a Lua function (nbytes) -> MemoryPointer, its memory owned until the array is gone", function()
+    local log = { asked = 0, freed = 0 }
+    cuda.set_allocator(function(n)
+      log.asked = log.asked + n
+      return foreign(n, log)
+    end)
+    local x = ga.arange(16, "int32")
+    local y = x * 2
+    cuda.set_allocator(default)
+    assert.are.equal(128, log.asked)
+    assert.are.same({ 0, 2, 4, 6 }, helper.totable(y[{ { 1, 4 } }]))
+    x:free()
+    y:free()
+    full_gc()
+    full_gc()
+    assert.are.equal(128, log.freed)
+  end)
+
+  it("a function allocator's errors; the allocator stays in place", function()
+    local f = function() error("no memory for you", 0) end
+    cuda.set_allocator(f)
+    assert.has_error(function() return ga.zeros(4) end, "no memory for you")
+    assert.are.equal(f, cuda.get_allocator())
+    cuda.set_allocator(function() return 42 end)
+    assert.has_error(function() return ga.zeros(4) end,
+      "zeros: the allocator function must return a cuda.MemoryPointer, got number")
+    cuda.set_allocator(function(n) return foreign(n - 1) end)
+    assert.has_error(function() return ga.zeros(4) end, "zeros: the allocator returned 31 bytes for a request of 32")
+    cuda.set_allocator(default)
+    assert.are.equal(4, ga.zeros(4).size)
+  end)
+
+  it("using_allocator restores the previous allocator, also on error; <close> guard", function()
+    local pool = cuda.MemoryPool()
+    local r1, r2 = cuda.using_allocator(pool, function(a, b) return a + b, ga.ones(3) end, 1, 2)
+    assert.are.equal(3, r1)
+    assert.are.equal(3 * 8, pool:used_bytes() > 0 and 24 or 0)
+    assert.are.equal(3, r2:sum():item())
+    assert.has_error(function() cuda.using_allocator(pool, function() error("boom", 0) end) end, "boom")
+    assert.are.equal(default, cuda.get_allocator())
+    do
+      local _ <close> = cuda.using_allocator(nil)
+      assert.is_nil(cuda.get_allocator())
+      do
+        local _ <close> = cuda.using_allocator(pool)
+        assert.are.equal(pool, cuda.get_allocator())
+      end
+      assert.is_nil(cuda.get_allocator())
+    end
+    assert.are.equal(default, cuda.get_allocator())
+  end)
+
+  it("bad allocators are errors", function()
+    assert.has_error(function() cuda.set_allocator(42) end)
+    assert.has_error(function() cuda.set_allocator({}) end)
+    assert.has_error(function() cuda.using_allocator(nil, 5) end,
+      "cuda.using_allocator: expected a function, got number")
+    assert.are.equal(default, cuda.get_allocator())
+  end)
+
+  it("the pinned allocator takes the same kinds", function()
+    local pinned = ga.get_default_pinned_memory_pool()
+    local pool = cuda.MemoryPool()
+    cuda.set_pinned_memory_allocator(pool)
+    local h = ga.host.ones(64)
+    if helper.has_gpu() then assert.are.equal(512, pool:used_bytes()) end
+    cuda.set_pinned_memory_allocator(nil)
+    local h2 = ga.host.ones(8)
+    cuda.set_pinned_memory_allocator(pinned)
+    assert.are.equal(72, h:sum():item() + h2:sum():item())
+    assert.has_error(function() cuda.set_pinned_memory_allocator("x") end)
+  end)
+end)
