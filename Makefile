@@ -122,10 +122,13 @@ test-capi: $(MODULE) | $(BUILD)/obj
 	ASAN_OPTIONS=detect_leaks=0:protect_shadow_gap=0 GPUARRAY_BUILD=$(BUILD) $(BUILD)/embed_asan
 	ASAN_OPTIONS=detect_leaks=0:protect_shadow_gap=0 GPUARRAY_BUILD=$(BUILD) $(BUILD)/test_capi
 
-test-host-c: | $(BUILD)/obj
+# (the host's ElementwiseKernel needs the string buffer, the disk cache and
+# the kernel texts it compiles as C++)
+test-host-c: $(BUILD)/ga_kernels_embed.c | $(BUILD)/obj
 	$(CC) -std=gnu99 -fwrapv -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 	  -fno-omit-frame-pointer -Wall -Wextra -Isrc spec/c/test_host.c $(wildcard src/host/ga_host_*.c) src/base/ga_sort_key.c src/base/ga_pool.c \
-	  src/base/ga_dtype.c src/base/ga_ops.c src/base/ga_error.c $(BLAS_LIBS) -lm -o $(BUILD)/test_host
+	  src/base/ga_dtype.c src/base/ga_ops.c src/base/ga_error.c src/base/ga_strbuf.c src/base/ga_diskcache.c \
+	  $(BUILD)/ga_kernels_embed.c $(BLAS_LIBS) -ldl -lm -pthread -o $(BUILD)/test_host
 	$(BUILD)/test_host
 	$(CC) -std=gnu99 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
 	  -Wall -Wextra -Isrc spec/c/test_fft.c src/host/ga_host_fft.c src/base/ga_error.c src/base/ga_dtype.c \
