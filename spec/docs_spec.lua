@@ -280,7 +280,7 @@ local function required_names()
   for k, v in pairs(ga.fft.config._PlanCache) do
     if type(v) == "function" and not k:match("^_") then add("PlanCache:" .. k) end
   end
-  for _, m in ipairs { "testing", "profiler", "fft" } do
+  for _, m in ipairs { "testing", "profiler", "fft", "cudnn" } do
     for k, v in pairs(ga[m]) do
       if type(v) == "function" then add("ga." .. m .. "." .. k) end
     end

@@ -233,7 +233,8 @@ for name, f in pairs(core.host) do host[name] = f; ga[name] = core[name] end
 -- core.host above); kernel and raw: the user kernels (GPU only); construct
 -- (after ufuncs): ga.copy, the creation function, over the COPY row.
 for _, part in ipairs { "ufuncs", "shape", "index", "indexing", "join", "sort", "scan", "reduce", "kernel", "raw",
-                        "random", "numeric", "construct", "files", "fft", "window" } do
+                        "random", "numeric", "construct", "files", "fft", "window",
+                        "cudnn" } do
   local p = require("gpuarray." .. part)
   for k, f in pairs(p.ga) do ga[k] = f end
   for k, f in pairs(p.host) do host[k] = f end
@@ -825,7 +826,7 @@ local function strict(t, name)
 end
 strict(ga, "ga")
 strict(host, "ga.host")
-for _, sub in ipairs { "random", "linalg", "fft" } do
+for _, sub in ipairs { "random", "linalg", "fft", "cudnn" } do
   strict(ga[sub], "ga." .. sub)
   strict(host[sub], "ga.host." .. sub)
 end

@@ -11,6 +11,7 @@
 #include "base/ga_pool.h"
 #include "base/ga_scratch.h"
 #include "base/ga_raw.h"
+#include "base/ga_dnn_call.h"
 #include <stddef.h>
 
 typedef struct ga_backend {
@@ -89,6 +90,12 @@ typedef struct ga_backend {
   const char *(*redk_blame)(const char *source, const char *log);
   int (*compile)(const char *source, const char *name, int arch, const char *const *extra, int nextra,
                  char **image, size_t *size, int *is_ptx);
+
+  /* ---- ga.cudnn (base/ga_dnn_call.h): one operation per call; dnn_load
+   * opens the library (cuDNN with dlopen on the GPU; nothing on the host)
+   * and gives its version, or the message saying how to point at it ---- */
+  int (*dnn)(const struct ga_dnn_call *c);
+  int (*dnn_load)(int *version);
 } ga_backend;
 
 extern const ga_backend ga_host_backend;

@@ -53,6 +53,7 @@ static const struct {
   {"ranges", lga_open_ranges},
   {"files", lga_open_files},
   {"fft", lga_open_fft},
+  {"cudnn", lga_open_cudnn},
   {"testhooks", lga_open_testhooks},
 };
 

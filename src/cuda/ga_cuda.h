@@ -117,4 +117,9 @@ char *ga_cuda_redk_source(const ga_redk_call *c, int second, int sms);
  * first error lies in the identity's line, else NULL. */
 const char *ga_cuda_redk_blame(const char *source, const char *log);
 
+/* ga.cudnn's slots (cuda/ga_cuda_dnn.c): cuDNN through dlopen */
+struct ga_dnn_call;
+int ga_cuda_dnn(const struct ga_dnn_call *c);
+int ga_cuda_dnn_load(int *version);
+
 #endif

@@ -51,4 +51,7 @@ const ga_backend ga_cuda_backend = {
   .rand_source = ga_cuda_rand_source,
   .redk_blame = ga_cuda_redk_blame,
   .compile = ga_cuda_compile_opts,
+  /* ga.cudnn: cuDNN 9 opened with dlopen on first use (cuda/ga_cuda_dnn.c) */
+  .dnn = ga_cuda_dnn,
+  .dnn_load = ga_cuda_dnn_load,
 };

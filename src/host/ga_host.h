@@ -48,4 +48,9 @@ int ga_host_searchsorted(const ga_search_call *c);
 /* Bounds: the host checks every index before touching x. */
 int ga_host_gather(const ga_gather_call *c);
 
+/* ga.cudnn's slots (host/ga_host_dnn.c) */
+struct ga_dnn_call;
+int ga_host_dnn(const struct ga_dnn_call *c);
+int ga_host_dnn_load(int *version);
+
 #endif

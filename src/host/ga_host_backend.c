@@ -67,4 +67,7 @@ const ga_backend ga_host_backend = {
   .pool = pool,
   .memcpy = copy,
   .flush = flush,
+  /* ga.cudnn: direct implementations (host/ga_host_dnn.c) */
+  .dnn = ga_host_dnn,
+  .dnn_load = ga_host_dnn_load,
 };
