@@ -88,7 +88,9 @@ local function build(host)
     elseif type(v) == "table" and not is_array(v) then
       if #v ~= nsp then fail(fname, "%s has %d entries for %d spatial dims", what, #v, nsp) end
       for i = 1, nsp do
-        if math.type(v[i]) ~= "integer" then fail(fname, "%s[%d] must be an integer, got %s", what, i, typename(v[i])) end
+        if math.type(v[i]) ~= "integer" then
+          fail(fname, "%s[%d] must be an integer, got %s", what, i, typename(v[i]))
+        end
         r[i] = v[i]
       end
     else
@@ -147,7 +149,9 @@ local function build(host)
     }
     if math.type(p.groups) ~= "integer" then fail(fname, "groups must be an integer, got %s", typename(p.groups)) end
     local algo = o.algo == nil and "auto" or o.algo
-    if algo ~= "auto" and algo ~= "find" then fail(fname, "algo must be \"auto\" or \"find\", got %s", tostring(algo)) end
+    if algo ~= "auto" and algo ~= "find" then
+      fail(fname, "algo must be \"auto\" or \"find\", got %s", tostring(algo))
+    end
     p.algo_find = algo == "find" and 1 or 0
     return p
   end
@@ -254,8 +258,8 @@ local function build(host)
     if shape == nil and o.out == nil then
       if o.ksize == nil then fail(fname, "give w_shape, ksize or out") end
       local ks = spatial(fname, o.ksize, nd - 2, 1, "ksize")
-      local C = x.shape[udim(2, nd, nhwc)]
-      shape = ushape(dy.shape[udim(2, nd, nhwc)], C // p.groups, ks, nhwc)
+      local ch = x.shape[udim(2, nd, nhwc)]
+      shape = ushape(dy.shape[udim(2, nd, nhwc)], ch // p.groups, ks, nhwc)
     elseif shape ~= nil and type(shape) ~= "table" then
       fail(fname, "w_shape must be a table of integers, got %s", typename(shape))
     end
@@ -610,7 +614,9 @@ local function build(host)
   function M.dropout(x, p, o)
     local fname = "dropout"
     arr(fname, x, "x")
-    if type(p) ~= "number" or not (p >= 0 and p < 1) then fail(fname, "p must be a number in [0, 1), got %s", tostring(p)) end
+    if type(p) ~= "number" or not (p >= 0 and p < 1) then
+      fail(fname, "p must be a number in [0, 1), got %s", tostring(p))
+    end
     o = opts_of(fname, o)
     if x.dtype ~= "float16" and x.dtype ~= "float32" and x.dtype ~= "float64" then
       fail(fname, "x must be float16, float32 or float64, got %s", x.dtype)

@@ -343,7 +343,7 @@ int ga_dnn_run(const ga_dnn_args *a) {
     if (a->op == GA_DNN_BN_BWD && (rc = want_shape(A[GA_DT_DX], GA_DT_DX, nd, x->shape))) return rc;
     if (a->mode != GA_BN_SPATIAL && a->mode != GA_BN_PER_ACTIVATION)
       return ga_err(GA_EINVAL, "unknown batch normalization mode %d", a->mode);
-    if (!(a->epsilon >= 1e-5)) return ga_err(GA_EINVAL, "epsilon must be >= 1e-5 (cuDNN's minimum), got %g", a->epsilon);
+    if (!(a->epsilon > 0)) return ga_err(GA_EINVAL, "epsilon must be > 0, got %g", a->epsilon);
     if (a->op == GA_DNN_BN_TRAIN && !(a->factor >= 0 && a->factor <= 1))
       return ga_err(GA_EINVAL, "exponential_average_factor must be in [0, 1], got %g", a->factor);
     if ((A[GA_DT_SMEAN] == NULL) != (A[GA_DT_SINV] == NULL))
