@@ -161,7 +161,11 @@ local function build(host)
     return arr(fname, o.out, "out")
   end
 
-  local function conv_out(i, k, p, s, d) return (i + 2 * p - d * (k - 1) - 1) // s + 1 end
+  -- the output size (a bad parameter gives 1: the core names the problem)
+  local function conv_out(i, k, p, s, d)
+    if s < 1 then return 1 end
+    return (i + 2 * p - d * (k - 1) - 1) // s + 1
+  end
 
   --- Convolution (cross-correlation, as in PyTorch and CuPy) of `x` with
   -- the filters `w`, plus the bias `b` when given: `y[n, k] = b[k] +
