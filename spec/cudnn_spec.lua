@@ -331,6 +331,47 @@ describe("cudnn on the host: against direct loops and formulas", function()
   end)
 end)
 
+describe("cudnn on the host: the channels-first fallback of channels-last calls", function()
+  -- what the core does when the library lacks a channels-last kernel: the
+  -- same results through channels-first copies
+  local function both(f)
+    H.cudnn._channels_first(false)
+    local r1 = { f() }
+    H.cudnn._channels_first(true)
+    local ok, r2 = pcall(function() return { f() } end)
+    H.cudnn._channels_first(false)
+    assert.is_true(ok, tostring(r2))
+    assert.are.equal(#r1, #r2)
+    for i = 1, #r1 do helper.assert_close(r2[i], r1[i]) end
+  end
+  it("convolutions, pooling, softmax, batch normalization", function()
+    local x, w = to_last(randn({ 2, 4, 5, 6 })), to_last(randn({ 6, 2, 3, 2 }))
+    local o = { layout = "NHWC", groups = 2, pad = 1, stride = { 2, 1 } }
+    local y = H.cudnn.convolution_forward(x, w, o)
+    local b = randn({ 6 })
+    both(function() return H.cudnn.convolution_forward(x, w, opts_with(o, { b = b })) end)
+    both(function() return H.cudnn.convolution_backward_data(w, y, opts_with(o, { x_shape = x.shape })) end)
+    both(function() return H.cudnn.convolution_backward_filter(x, y, opts_with(o, { w_shape = w.shape })) end)
+    both(function() return H.cudnn.convolution_backward_bias(y, { layout = "NHWC" }) end)
+    local po = { layout = "NHWC", stride = 2, pad = 1, mode = "average_exclude_padding" }
+    local py = H.cudnn.pooling_forward(x, 3, po)
+    both(function() return H.cudnn.pooling_forward(x, 3, po) end)
+    both(function() return H.cudnn.pooling_backward(x, py, py * 2, 3, po) end)
+    both(function() return H.cudnn.softmax_forward(x, { layout = "NHWC", algo = "log" }) end)
+    for _, mode in ipairs { "spatial", "per_activation" } do
+      local ps = mode == "spatial" and { 4 } or { 5, 6, 4 }
+      local g, bt = randn(ps), randn(ps)
+      local bo = { layout = "NHWC", mode = mode }
+      both(function()
+        local rm, rv = H.zeros(ps), H.ones(ps)
+        local yy, sm, si = H.cudnn.batch_normalization_forward_training(x, g, bt, rm, rv, bo)
+        return yy, sm, si, rm, rv
+      end)
+      both(function() return H.cudnn.batch_normalization_backward(x, x * 3, g, nil, nil, bo) end)
+    end
+  end)
+end)
+
 -- <backward(g), v> against the central difference of L(t) = <f(x + t v), g>
 local function fd_check(f, x, grad, what)
   local g = randn(f(x).shape)

@@ -48,7 +48,8 @@ local LAYOUT = {
 }
 
 -- shared by ga.cudnn and ga.host.cudnn
-local settings = { tensor_cores = true }
+-- (channels_first: the specs' switch into the core's channels-first fallback)
+local settings = { tensor_cores = true, channels_first = false }
 
 local function keys(t)
   local r = {}
@@ -118,6 +119,7 @@ local function build(host)
 
   -- the C call; its error is raised without the position in this file
   local function run(fname, op, arrays, params)
+    if settings.channels_first then params._channels_first = true end
     local ok, err = pcall(core._dnn, op, arrays, params, fname)
     if not ok then error((tostring(err):gsub("^[^\n]-%.lua:%d+: ", "")), 0) end
   end
@@ -679,6 +681,9 @@ local function build(host)
     if host then return true, 0 end
     return core._dnn_available(0)
   end
+
+  -- the specs: run channels-last calls through channels-first copies
+  function M._channels_first(on) settings.channels_first = on end
 
   return M
 end

@@ -59,6 +59,10 @@ typedef struct ga_dnn_call {
   double alpha, beta;     /* result = alpha * op + beta * result (add_tensor, out=) */
   int device;
   void *stream;
+  /* the backend sets *unsupported = 1 when it fails because the library
+   * does not support this configuration (the core then retries a
+   * channels-last call on channels-first copies) */
+  int *unsupported;
 } ga_dnn_call;
 
 #endif

@@ -80,6 +80,9 @@ static int l_dnn(lua_State *L) {
   if (!have) return lga_errorf(L, fname, "no arrays");
   a.nhwc = lua_getfield(L, 3, "nhwc") != LUA_TNIL && lua_toboolean(L, -1);
   lua_pop(L, 1);
+  /* _channels_first: the specs' way into the core's fallback path */
+  a.channels_first = lua_getfield(L, 3, "_channels_first") != LUA_TNIL && lua_toboolean(L, -1);
+  lua_pop(L, 1);
   list_field(L, 3, "pad", 0, a.pad, fname);
   list_field(L, 3, "stride", 1, a.stride, fname);
   list_field(L, 3, "dilation", 1, a.dilation, fname);

@@ -193,6 +193,57 @@ static int overlaps(const ga_array *p, const ga_array *q) {
   return p->offset < q->offset + qs && q->offset < p->offset + ps;
 }
 
+int ga_dnn_run(const ga_dnn_args *a);
+
+/* the permutation that makes a channels-last array of role r channels
+ * first (perm[i]: the source dim of dim i); 0 when r has no layout */
+static int cf_perm(const ga_dnn_args *a, int r, int *perm) {
+  const ga_array *x = a->a[r];
+  int nd = x->ndim;
+  if (r == GA_DT_B || nd < 2) return 0;
+  if (PARAMS & R(r)) {
+    if (a->mode == GA_BN_SPATIAL) return 0;
+    /* (sp..., C) -> (C, sp...) */
+    perm[0] = nd - 1;
+    for (int i = 1; i < nd; i++) perm[i] = i - 1;
+    return 1;
+  }
+  /* (N, sp..., C) -> (N, C, sp...), and filters (K, sp..., C/g) alike */
+  perm[0] = 0, perm[1] = nd - 1;
+  for (int i = 2; i < nd; i++) perm[i] = i - 1;
+  return 1;
+}
+
+static void permuted_view(const ga_array *x, const int *perm, ga_array *v) {
+  *v = *x;   /* no new reference: used while x lives */
+  for (int i = 0; i < x->ndim; i++) v->shape[i] = x->shape[perm[i]], v->strides[i] = x->strides[perm[i]];
+}
+
+static int run_channels_first(const ga_dnn_args *a) {
+  unsigned out = roles[a->op].out, in = roles[a->op].in;
+  ga_dnn_args b = *a;
+  b.nhwc = 0, b.channels_first = 0;
+  ga_array tmp[GA_DT_N], view[GA_DT_N];
+  int made[GA_DT_N] = {0}, perm[GA_MAXDIM], rc = GA_OK;
+  memset(tmp, 0, sizeof tmp);
+  for (int r = 0; r < GA_DT_N && !rc; r++) {
+    if (!a->a[r] || !cf_perm(a, r, perm)) continue;
+    permuted_view(a->a[r], perm, &view[r]);
+    if ((rc = ga_array_init(&tmp[r], GA_DEVICE(a->a[r]), a->a[r]->dtype, view[r].ndim, view[r].shape, a->stream)))
+      break;
+    made[r] = 1;
+    /* inputs, and the running statistics (updated in place) */
+    if ((in & R(r)) || r == GA_DT_MEAN || r == GA_DT_VAR) rc = ga_copy(&tmp[r], &view[r], a->stream);
+    b.a[r] = &tmp[r];
+  }
+  if (!rc) rc = ga_dnn_run(&b);
+  for (int r = 0; r < GA_DT_N && !rc; r++)
+    if (made[r] && (out & R(r))) rc = ga_copy(&view[r], &tmp[r], a->stream);
+  for (int r = 0; r < GA_DT_N; r++)
+    if (made[r]) ga_array_release(&tmp[r]);
+  return rc;
+}
+
 int ga_dnn_run(const ga_dnn_args *a) {
   if (a->op < 0 || a->op >= GA_DNN_NOPS) return ga_err(GA_EINTERNAL, "unknown dnn op %d", a->op);
   unsigned in = roles[a->op].in, out = roles[a->op].out, opt = roles[a->op].opt, all = in | out;
@@ -393,6 +444,7 @@ int ga_dnn_run(const ga_dnn_args *a) {
       return GA_OK;
     }
 
+  if (a->channels_first && a->nhwc) return run_channels_first(a);
   const ga_backend *be = ga_backend_of(dev);
   if (!be->dnn) return ga_err(GA_EDEVICE, "the %s backend has no cuDNN functions", be->name);
   if (dev != GA_CPU && (rc = ga_check_device(dev))) return rc;
@@ -472,7 +524,18 @@ int ga_dnn_run(const ga_dnn_args *a) {
       for (int d = 0; d < c.ndim; d++)
         if (c.t[r].strides[d] < 1) c.t[r].strides[d] = 1;   /* a size-1 dim's stride does not matter */
     }
+  int unsup = 0;
+  c.unsupported = &unsup;
   rc = be->dnn(&c);
+  if (rc && unsup && a->nhwc) {
+    /* the library has no channels-last kernel for this: run it on
+     * channels-first copies (and copy the outputs back) */
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", ga_errmsg());
+    int rc2 = run_channels_first(a);
+    if (rc2 && !ga_errmsg()[0]) ga_err(rc2, "%s", msg);
+    rc = rc2;
+  }
 done:
   for (int r = 0; r < GA_DT_N; r++)
     if (copied[r]) ga_array_release(&tmp[r]);

@@ -17,6 +17,7 @@ typedef struct ga_dnn_args {
   int64_t groups;
   int algo_find, tensor_cores, mode, mode2;
   double coef, epsilon, factor, alpha, beta;
+  int channels_first;            /* run a channels-last call on channels-first copies (for the specs) */
   void *stream;
 } ga_dnn_args;
 

@@ -85,18 +85,23 @@ int ga_cuda_dnn_load(int *version) {
   return GA_OK;
 }
 
-static int dnn_error(gdnnStatus_t s, const char *what) {
+/* CUDNN_STATUS_NOT_SUPPORTED and its sub-codes (3000-3999) */
+#define UNSUPPORTED(s) ((s) / 1000 == 3)
+
+/* cuDNN's message; tells the core when the configuration is unsupported */
+static int dnn_error(const ga_dnn_call *c, gdnnStatus_t s, const char *what) {
+  if (UNSUPPORTED(s) && c->unsupported) *c->unsupported = 1;
   const char *m = dnn.GetErrorString ? dnn.GetErrorString(s) : NULL;
   int oom = s == GDNN_STATUS_HOST_ALLOCATION_FAILED || s == GDNN_STATUS_DEVICE_ALLOCATION_FAILED;
   return ga_err(oom ? GA_ENOMEM : GA_ECUDA, "cuDNN error in %s: %s (%d)", what, m ? m : "unknown", (int)s);
 }
-#define DNN(call, what)                           \
-  do {                                            \
-    gdnnStatus_t s_ = (call);                     \
-    if (s_ != GDNN_STATUS_SUCCESS) {              \
-      rc = dnn_error(s_, what);                   \
-      goto done;                                  \
-    }                                             \
+#define DNN(call, what)                \
+  do {                                 \
+    gdnnStatus_t s_ = (call);          \
+    if (s_ != GDNN_STATUS_SUCCESS) {   \
+      rc = dnn_error(c, s_, what);     \
+      goto done;                       \
+    }                                  \
   } while (0)
 
 /* ---- handles and the algorithm cache, per device ---- */
@@ -188,11 +193,11 @@ static int tensor_desc(const ga_dnn_call *c, int r, descs *d) {
   gdnnStatus_t s = dnn.CreateTensorDescriptor(&d->t[r]);
   if (s != GDNN_STATUS_SUCCESS) {
     d->t[r] = NULL;
-    return dnn_error(s, "cudnnCreateTensorDescriptor");
+    return dnn_error(c, s, "cudnnCreateTensorDescriptor");
   }
   int dt = dtype_of(r >= GA_DT_SCALE ? c->pdtype : c->dtype);
   s = dnn.SetTensorNdDescriptor(d->t[r], dt, c->ndim, dims, str);
-  return s == GDNN_STATUS_SUCCESS ? GA_OK : dnn_error(s, "cudnnSetTensorNdDescriptor");
+  return s == GDNN_STATUS_SUCCESS ? GA_OK : dnn_error(c, s, "cudnnSetTensorNdDescriptor");
 }
 
 /* the convolution's filter and convolution descriptors */
@@ -203,23 +208,23 @@ static int conv_descs(const ga_dnn_call *c, int wr, descs *d) {
   gdnnStatus_t s = dnn.CreateFilterDescriptor(&d->f);
   if (s != GDNN_STATUS_SUCCESS) {
     d->f = NULL;
-    return dnn_error(s, "cudnnCreateFilterDescriptor");
+    return dnn_error(c, s, "cudnnCreateFilterDescriptor");
   }
   /* dims in KCRS order whatever the format (cuDNN's rule) */
   s = dnn.SetFilterNdDescriptor(d->f, dtype_of(c->dtype), c->nhwc ? GDNN_TENSOR_NHWC : GDNN_TENSOR_NCHW, c->ndim,
                                 dims);
-  if (s != GDNN_STATUS_SUCCESS) return dnn_error(s, "cudnnSetFilterNdDescriptor");
+  if (s != GDNN_STATUS_SUCCESS) return dnn_error(c, s, "cudnnSetFilterNdDescriptor");
   if ((s = dnn.CreateConvolutionDescriptor(&d->conv)) != GDNN_STATUS_SUCCESS) {
     d->conv = NULL;
-    return dnn_error(s, "cudnnCreateConvolutionDescriptor");
+    return dnn_error(c, s, "cudnnCreateConvolutionDescriptor");
   }
   /* float16 data computes in float32 (PSEUDO_HALF), float64 in float64 */
   int compute = c->dtype == GA_FLOAT64 ? GDNN_DATA_DOUBLE : GDNN_DATA_FLOAT;
   s = dnn.SetConvolutionNdDescriptor(d->conv, c->ndim - 2, c->pad, c->stride, c->dilation, GDNN_CROSS_CORRELATION,
                                      compute);
-  if (s != GDNN_STATUS_SUCCESS) return dnn_error(s, "cudnnSetConvolutionNdDescriptor");
+  if (s != GDNN_STATUS_SUCCESS) return dnn_error(c, s, "cudnnSetConvolutionNdDescriptor");
   if ((s = dnn.SetConvolutionGroupCount(d->conv, c->groups)) != GDNN_STATUS_SUCCESS)
-    return dnn_error(s, "cudnnSetConvolutionGroupCount");
+    return dnn_error(c, s, "cudnnSetConvolutionGroupCount");
   return GA_OK;
 }
 
@@ -267,7 +272,7 @@ static int conv_algo(int dev, gdnnHandle_t h, const ga_dnn_call *c, descs *d, in
   ga_scratch scr = {0};
   gdnnStatus_t s;
   if ((s = dnn.SetConvolutionMathType(d->conv, math_wanted(c))) != GDNN_STATUS_SUCCESS)
-    return dnn_error(s, "cudnnSetConvolutionMathType");
+    return dnn_error(c, s, "cudnnSetConvolutionMathType");
   if (c->algo_find) {
     /* a workspace for the trials: up to 256 MiB of the pool, less if it
      * cannot be had (the search then skips algorithms that need more) */
@@ -290,7 +295,7 @@ static int conv_algo(int dev, gdnnHandle_t h, const ga_dnn_call *c, descs *d, in
                                                        GDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &got, perf, wp,
                                                        want);
     ga_scratch_put(&scr);
-    if (s != GDNN_STATUS_SUCCESS) return dnn_error(s, "cudnnFindConvolutionAlgorithmEx");
+    if (s != GDNN_STATUS_SUCCESS) return dnn_error(c, s, "cudnnFindConvolutionAlgorithmEx");
   } else {
     if (c->op == GA_DNN_CONV_FWD)
       s = dnn.GetConvolutionForwardAlgorithm_v7(h, d->t[GA_DT_X], d->f, d->conv, d->t[GA_DT_Y],
@@ -301,7 +306,7 @@ static int conv_algo(int dev, gdnnHandle_t h, const ga_dnn_call *c, descs *d, in
     else
       s = dnn.GetConvolutionBackwardFilterAlgorithm_v7(h, d->t[GA_DT_X], d->t[GA_DT_DY], d->conv, d->f,
                                                        GDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &got, perf);
-    if (s != GDNN_STATUS_SUCCESS) return dnn_error(s, "cudnnGetConvolutionAlgorithm_v7");
+    if (s != GDNN_STATUS_SUCCESS) return dnn_error(c, s, "cudnnGetConvolutionAlgorithm_v7");
   }
   int pick = -1;
   for (int i = 0; i < got && i < 16; i++)
@@ -309,11 +314,14 @@ static int conv_algo(int dev, gdnnHandle_t h, const ga_dnn_call *c, descs *d, in
       pick = i;
       break;
     }
-  if (pick < 0) return ga_err(GA_ECUDA, "cuDNN has no convolution algorithm for this configuration");
+  if (pick < 0) {
+    if (c->unsupported) *c->unsupported = 1;
+    return ga_err(GA_ECUDA, "cuDNN has no convolution algorithm for this configuration");
+  }
   *algo = perf[pick].algo;
   *math = c->tensor_cores ? perf[pick].mathType : GDNN_FMA_MATH;
   if ((s = dnn.SetConvolutionMathType(d->conv, *math)) != GDNN_STATUS_SUCCESS)
-    return dnn_error(s, "cudnnSetConvolutionMathType");
+    return dnn_error(c, s, "cudnnSetConvolutionMathType");
   size_t need = 0;
   if (c->op == GA_DNN_CONV_FWD)
     s = dnn.GetConvolutionForwardWorkspaceSize(h, d->t[GA_DT_X], d->f, d->conv, d->t[GA_DT_Y], *algo, &need);
@@ -322,7 +330,7 @@ static int conv_algo(int dev, gdnnHandle_t h, const ga_dnn_call *c, descs *d, in
   else
     s = dnn.GetConvolutionBackwardFilterWorkspaceSize(h, d->t[GA_DT_X], d->t[GA_DT_DY], d->conv, d->f, *algo,
                                                       &need);
-  if (s != GDNN_STATUS_SUCCESS) return dnn_error(s, "cudnnGetConvolutionWorkspaceSize");
+  if (s != GDNN_STATUS_SUCCESS) return dnn_error(c, s, "cudnnGetConvolutionWorkspaceSize");
   *ws = need > perf[pick].memory ? need : perf[pick].memory;
   algo_put(dev, &k, *algo, *math, *ws);
   return rc;
@@ -347,7 +355,7 @@ int ga_cuda_dnn(const ga_dnn_call *c) {
     gdnnStatus_t s = dnn.Create(&h);
     if (s != GDNN_STATUS_SUCCESS) {
       pthread_mutex_unlock(&locks[dev]);
-      return dnn_error(s, "cudnnCreate");
+      return dnn_error(c, s, "cudnnCreate");
     }
     handles[dev] = h;
   }
@@ -405,7 +413,7 @@ int ga_cuda_dnn(const ga_dnn_call *c) {
     gdnnStatus_t s = dnn.CreatePoolingDescriptor(&d.pool);
     if (s != GDNN_STATUS_SUCCESS) {
       d.pool = NULL;
-      rc = dnn_error(s, "cudnnCreatePoolingDescriptor");
+      rc = dnn_error(c, s, "cudnnCreatePoolingDescriptor");
       goto done;
     }
     int mode = c->mode == GA_POOL_MAX ? GDNN_POOLING_MAX
@@ -427,7 +435,7 @@ int ga_cuda_dnn(const ga_dnn_call *c) {
     gdnnStatus_t s = dnn.CreateActivationDescriptor(&d.act);
     if (s != GDNN_STATUS_SUCCESS) {
       d.act = NULL;
-      rc = dnn_error(s, "cudnnCreateActivationDescriptor");
+      rc = dnn_error(c, s, "cudnnCreateActivationDescriptor");
       goto done;
     }
     int mode = c->mode == GA_ACT_SIGMOID ? GDNN_ACTIVATION_SIGMOID
