@@ -501,6 +501,9 @@ describe("cudnn on the GPU against the host", function()
     for _, cs in ipairs(CONV_CASES) do
       for _, layout in ipairs { "NCHW", "NHWC" } do
         it(("convolution %s %s %s"):format(cs.name, dt, layout), function()
+          -- float32 and float64 in IEEE arithmetic; float16 on tensor cores
+          -- (float32 accumulation) where cuDNN has them
+          ga.cudnn.set_tensor_core_math(dt == "float16")
           local x, w, b = randn(cs.x, dt), randn(cs.w, dt), randn({ cs.w[1] }, dt)
           if layout == "NHWC" then x, w = to_last(x), to_last(w) end
           local o = opts_with(cs.o, { layout = layout })
