@@ -100,6 +100,19 @@ local function build(host)
     return r
   end
 
+  -- a shape given by the user: a table of integers >= 0
+  local function shape_of(fname, t, what)
+    if type(t) ~= "table" or is_array(t) then fail(fname, "%s must be a table of integers, got %s", what, typename(t)) end
+    local r = {}
+    for i = 1, #t do
+      if math.type(t[i]) ~= "integer" or t[i] < 0 then
+        fail(fname, "%s[%d] must be an integer >= 0, got %s", what, i, typename(t[i]))
+      end
+      r[i] = t[i]
+    end
+    return r
+  end
+
   local function mode_of(fname, tbl, v, dflt, what)
     if v == nil then v = dflt end
     local m = tbl[v]
@@ -111,7 +124,7 @@ local function build(host)
   local function mod_of(x) return require("gpuarray").get_array_module(x) end
 
   local function alloc(fname, x, shape, dtype)
-    for i = 1, #shape do if shape[i] < 1 then shape[i] = 1 end end   -- the core names the real problem
+    for i = 1, #shape do if shape[i] < 0 then shape[i] = 0 end end   -- the core names the real problem
     local ok, r = pcall(mod_of(x).empty, shape, dtype or x.dtype)
     if ok then return r end
     fail(fname, "%s", (tostring(r):gsub("^.-:%d+: ", ""):gsub("^[%w_.]+: ", "")))
@@ -233,8 +246,8 @@ local function build(host)
         sp[i] = (ys[u] - 1) * p.stride[i] - 2 * p.pad[i] + p.dilation[i] * (ws[u] - 1) + 1
       end
       shape = ushape(ys[1], ws[udim(2, nd, nhwc)] * p.groups, sp, nhwc)
-    elseif type(shape) ~= "table" then
-      fail(fname, "x_shape must be a table of integers, got %s", typename(shape))
+    else
+      shape = shape_of(fname, shape, "x_shape")
     end
     local dx = out_of(fname, o, shape, dy)
     run(fname, OP.conv_bwd_data, { w = w, dy = dy, dx = dx }, p)
@@ -266,8 +279,8 @@ local function build(host)
       local ks = spatial(fname, o.ksize, nd - 2, 1, "ksize")
       local ch = x.shape[udim(2, nd, nhwc)]
       shape = ushape(dy.shape[udim(2, nd, nhwc)], ch // p.groups, ks, nhwc)
-    elseif shape ~= nil and type(shape) ~= "table" then
-      fail(fname, "w_shape must be a table of integers, got %s", typename(shape))
+    elseif shape ~= nil then
+      shape = shape_of(fname, shape, "w_shape")
     end
     local dw = o.out and arr(fname, o.out, "out") or alloc(fname, x, shape)
     run(fname, OP.conv_bwd_filter, { x = x, dy = dy, dw = dw }, p)
