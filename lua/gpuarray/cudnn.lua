@@ -102,7 +102,9 @@ local function build(host)
 
   -- a shape given by the user: a table of integers >= 0
   local function shape_of(fname, t, what)
-    if type(t) ~= "table" or is_array(t) then fail(fname, "%s must be a table of integers, got %s", what, typename(t)) end
+    if type(t) ~= "table" or is_array(t) then
+      fail(fname, "%s must be a table of integers, got %s", what, typename(t))
+    end
     local r = {}
     for i = 1, #t do
       if math.type(t[i]) ~= "integer" or t[i] < 0 then
