@@ -493,6 +493,11 @@ describe("cudnn on the GPU against the host", function()
     pending("no GPU: these compare cuDNN with the host implementation")
     return
   end
+  local have, why = ga.cudnn.available()
+  if not have then
+    pending(why)
+    return
+  end
   local old
   setup(function() old = ga.cudnn.set_tensor_core_math(false) end)
   teardown(function() ga.cudnn.set_tensor_core_math(old) end)

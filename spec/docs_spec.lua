@@ -173,6 +173,11 @@ local function example_cases(label, examples)
           pending("needs a GPU (mentions ga.cuda.*)")
           return
         end
+        -- ga.cudnn on a GPU needs the cuDNN library (GPUARRAY_CUDNN)
+        if ex.usage:find("ga.cudnn.", 1, true) and helper.has_gpu() and not ga.cudnn.available() then
+          pending("needs cuDNN on this GPU machine (set GPUARRAY_CUDNN=/path/to/libcudnn.so.9)")
+          return
+        end
         local ok, text = run_example(loaded)
         assert.is_true(ok, where .. " failed:\n" .. ex.usage .. "\n---- output:\n" .. text:sub(-3000))
       end)
