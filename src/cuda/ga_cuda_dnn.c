@@ -46,10 +46,33 @@ static int load_rc;
 static size_t load_version;
 static char load_msg[512];
 
+/* cuDNN 9's libcudnn.so.9 opens its sub-libraries by name when first
+ * needed; when GPUARRAY_CUDNN names a file in a directory the loader does
+ * not search (a Python wheel's nvidia/cudnn/lib), open them from that
+ * directory first, so that those later opens find them loaded (a
+ * library's soname matches).  Any that is missing is left to cuDNN. */
+static void preload_siblings(const char *path) {
+  static const char *const subs[] = {"libcudnn_graph.so.9", "libcudnn_engines_precompiled.so.9",
+                                     "libcudnn_engines_runtime_compiled.so.9", "libcudnn_heuristic.so.9",
+                                     "libcudnn_ops.so.9", "libcudnn_cnn.so.9"};
+  const char *slash = strrchr(path, '/');
+  if (!slash) return;
+  size_t dl = (size_t)(slash - path) + 1;
+  char buf[4096];
+  for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++) {
+    size_t sl = strlen(subs[i]);
+    if (dl + sl + 1 > sizeof buf) return;
+    memcpy(buf, path, dl);
+    memcpy(buf + dl, subs[i], sl + 1);
+    (void)dlopen(buf, RTLD_NOW | RTLD_LOCAL);   /* kept open for the process's life */
+  }
+}
+
 static void load(void) {
   const char *env = getenv("GPUARRAY_CUDNN");
   const char *path = env && *env ? env : "libcudnn.so.9";
   void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (h) preload_siblings(path);
   if (!h) {
     load_rc = GA_EDEVICE;
     snprintf(load_msg, sizeof load_msg, "%s", NOT_FOUND);
