@@ -697,10 +697,9 @@ local function build(host)
     return core._dnn_available(0)
   end
 
-  -- the specs: run channels-last calls through channels-first copies
-  function M._channels_first(on) settings.channels_first = on end
-
   return M
 end
 
-return { ga = { cudnn = build(false) }, host = { cudnn = build(true) } }
+-- _settings: for the specs (channels_first: run channels-last calls
+-- through the core's channels-first copies)
+return { ga = { cudnn = build(false) }, host = { cudnn = build(true) }, _settings = settings }
