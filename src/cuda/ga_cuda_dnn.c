@@ -199,22 +199,17 @@ typedef struct descs {
   gdnnActDesc_t act;
 } descs;
 
-static void descs_free(descs *d) {
-  for (int r = 0; r < GA_DT_N; r++)
-    if (d->t[r]) dnn.DestroyTensorDescriptor(d->t[r]);
-  if (d->f) dnn.DestroyFilterDescriptor(d->f);
-  if (d->conv) dnn.DestroyConvolutionDescriptor(d->conv);
-  if (d->pool) dnn.DestroyPoolingDescriptor(d->pool);
-  if (d->act) dnn.DestroyActivationDescriptor(d->act);
-}
+/* the descriptors of each device, created on first use and set again by
+ * every call (under the device's lock): no allocation per call */
+static descs cached[GA_MAX_DEVICES];
 
 /* a tensor descriptor for role r of the call */
 static int tensor_desc(const ga_dnn_call *c, int r, descs *d) {
   int dims[GA_DNN_MAXDIM], str[GA_DNN_MAXDIM], rc;
   for (int i = 0; i < c->ndim; i++)
     if ((rc = to_int(c->t[r].dims[i], &dims[i])) || (rc = to_int(c->t[r].strides[i], &str[i]))) return rc;
-  gdnnStatus_t s = dnn.CreateTensorDescriptor(&d->t[r]);
-  if (s != GDNN_STATUS_SUCCESS) {
+  gdnnStatus_t s;
+  if (!d->t[r] && (s = dnn.CreateTensorDescriptor(&d->t[r])) != GDNN_STATUS_SUCCESS) {
     d->t[r] = NULL;
     return dnn_error(c, s, "cudnnCreateTensorDescriptor");
   }
@@ -228,8 +223,8 @@ static int conv_descs(const ga_dnn_call *c, int wr, descs *d) {
   int dims[GA_DNN_MAXDIM], rc;
   for (int i = 0; i < c->ndim; i++)
     if ((rc = to_int(c->t[wr].dims[i], &dims[i]))) return rc;
-  gdnnStatus_t s = dnn.CreateFilterDescriptor(&d->f);
-  if (s != GDNN_STATUS_SUCCESS) {
+  gdnnStatus_t s;
+  if (!d->f && (s = dnn.CreateFilterDescriptor(&d->f)) != GDNN_STATUS_SUCCESS) {
     d->f = NULL;
     return dnn_error(c, s, "cudnnCreateFilterDescriptor");
   }
@@ -237,7 +232,7 @@ static int conv_descs(const ga_dnn_call *c, int wr, descs *d) {
   s = dnn.SetFilterNdDescriptor(d->f, dtype_of(c->dtype), c->nhwc ? GDNN_TENSOR_NHWC : GDNN_TENSOR_NCHW, c->ndim,
                                 dims);
   if (s != GDNN_STATUS_SUCCESS) return dnn_error(c, s, "cudnnSetFilterNdDescriptor");
-  if ((s = dnn.CreateConvolutionDescriptor(&d->conv)) != GDNN_STATUS_SUCCESS) {
+  if (!d->conv && (s = dnn.CreateConvolutionDescriptor(&d->conv)) != GDNN_STATUS_SUCCESS) {
     d->conv = NULL;
     return dnn_error(c, s, "cudnnCreateConvolutionDescriptor");
   }
@@ -370,8 +365,7 @@ int ga_cuda_dnn(const ga_dnn_call *c) {
   if ((rc = ga_cuda_flush(dev))) return rc;   /* cuDNN's work goes after queued kernels */
   pthread_once(&locks_once, init_locks);
   pthread_mutex_lock(&locks[dev]);
-  descs d;
-  memset(&d, 0, sizeof d);
+  descs *dd = &cached[dev];
   ga_scratch ws = {0};
   gdnnHandle_t h = handles[dev];
   if (!h) {
@@ -385,7 +379,7 @@ int ga_cuda_dnn(const ga_dnn_call *c) {
   DNN(dnn.SetStream(h, c->stream), "cudnnSetStream");
   for (int r = 0; r < GA_DT_N; r++) {
     if (!c->t[r].data || r == GA_DT_W || r == GA_DT_DW) continue;
-    if ((rc = tensor_desc(c, r, &d))) goto done;
+    if ((rc = tensor_desc(c, r, dd))) goto done;
   }
   /* blend factors: double for float64 data, float otherwise (cuDNN's rule) */
   double one_d = 1, zero_d = 0, alpha_d = c->alpha, beta_d = c->beta;
@@ -404,60 +398,60 @@ int ga_cuda_dnn(const ga_dnn_call *c) {
     int wr = c->op == GA_DNN_CONV_BWD_FILTER ? GA_DT_DW : GA_DT_W;
     int xr = c->op == GA_DNN_CONV_BWD_DATA ? GA_DT_DX : GA_DT_X;
     int yr = c->op == GA_DNN_CONV_FWD ? GA_DT_Y : GA_DT_DY;
-    if ((rc = conv_descs(c, wr, &d))) goto done;
+    if ((rc = conv_descs(c, wr, dd))) goto done;
     int algo = 0, math = 0;
     size_t need = 0;
-    if ((rc = conv_algo(dev, h, c, &d, xr, wr, yr, &algo, &math, &need))) goto done;
-    DNN(dnn.SetConvolutionMathType(d.conv, math), "cudnnSetConvolutionMathType");
+    if ((rc = conv_algo(dev, h, c, dd, xr, wr, yr, &algo, &math, &need))) goto done;
+    DNN(dnn.SetConvolutionMathType(dd->conv, math), "cudnnSetConvolutionMathType");
     if (need > 0 && (rc = ga_scratch_get(ga_cuda_pool(dev), need, c->stream, &ws))) goto done;
     if (c->op == GA_DNN_CONV_FWD) {
-      DNN(dnn.ConvolutionForward(h, alpha, d.t[GA_DT_X], P(GA_DT_X), d.f, P(GA_DT_W), d.conv, algo, ws.ptr, need,
-                                 beta, d.t[GA_DT_Y], P(GA_DT_Y)),
+      DNN(dnn.ConvolutionForward(h, alpha, dd->t[GA_DT_X], P(GA_DT_X), dd->f, P(GA_DT_W), dd->conv, algo, ws.ptr, need,
+                                 beta, dd->t[GA_DT_Y], P(GA_DT_Y)),
           "cudnnConvolutionForward");
       if (P(GA_DT_B))
-        DNN(dnn.AddTensor(h, one, d.t[GA_DT_B], P(GA_DT_B), one, d.t[GA_DT_Y], P(GA_DT_Y)), "cudnnAddTensor");
+        DNN(dnn.AddTensor(h, one, dd->t[GA_DT_B], P(GA_DT_B), one, dd->t[GA_DT_Y], P(GA_DT_Y)), "cudnnAddTensor");
     } else if (c->op == GA_DNN_CONV_BWD_DATA) {
-      DNN(dnn.ConvolutionBackwardData(h, alpha, d.f, P(GA_DT_W), d.t[GA_DT_DY], P(GA_DT_DY), d.conv, algo, ws.ptr,
-                                      need, beta, d.t[GA_DT_DX], P(GA_DT_DX)),
+      DNN(dnn.ConvolutionBackwardData(h, alpha, dd->f, P(GA_DT_W), dd->t[GA_DT_DY], P(GA_DT_DY), dd->conv, algo, ws.ptr,
+                                      need, beta, dd->t[GA_DT_DX], P(GA_DT_DX)),
           "cudnnConvolutionBackwardData");
     } else {
-      DNN(dnn.ConvolutionBackwardFilter(h, alpha, d.t[GA_DT_X], P(GA_DT_X), d.t[GA_DT_DY], P(GA_DT_DY), d.conv, algo,
-                                        ws.ptr, need, beta, d.f, P(GA_DT_DW)),
+      DNN(dnn.ConvolutionBackwardFilter(h, alpha, dd->t[GA_DT_X], P(GA_DT_X), dd->t[GA_DT_DY], P(GA_DT_DY), dd->conv, algo,
+                                        ws.ptr, need, beta, dd->f, P(GA_DT_DW)),
           "cudnnConvolutionBackwardFilter");
     }
     break;
   }
   case GA_DNN_CONV_BWD_BIAS:
-    DNN(dnn.ConvolutionBackwardBias(h, alpha, d.t[GA_DT_DY], P(GA_DT_DY), beta, d.t[GA_DT_B], P(GA_DT_B)),
+    DNN(dnn.ConvolutionBackwardBias(h, alpha, dd->t[GA_DT_DY], P(GA_DT_DY), beta, dd->t[GA_DT_B], P(GA_DT_B)),
         "cudnnConvolutionBackwardBias");
     break;
   case GA_DNN_POOL_FWD:
   case GA_DNN_POOL_BWD: {
-    gdnnStatus_t s = dnn.CreatePoolingDescriptor(&d.pool);
-    if (s != GDNN_STATUS_SUCCESS) {
-      d.pool = NULL;
+    gdnnStatus_t s;
+    if (!dd->pool && (s = dnn.CreatePoolingDescriptor(&dd->pool)) != GDNN_STATUS_SUCCESS) {
+      dd->pool = NULL;
       rc = dnn_error(c, s, "cudnnCreatePoolingDescriptor");
       goto done;
     }
     int mode = c->mode == GA_POOL_MAX ? GDNN_POOLING_MAX
                : c->mode == GA_POOL_AVG_INCLUDE ? GDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING
                                                 : GDNN_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING;
-    DNN(dnn.SetPoolingNdDescriptor(d.pool, mode, GDNN_NOT_PROPAGATE_NAN, c->ndim - 2, c->window, c->pad, c->stride),
+    DNN(dnn.SetPoolingNdDescriptor(dd->pool, mode, GDNN_NOT_PROPAGATE_NAN, c->ndim - 2, c->window, c->pad, c->stride),
         "cudnnSetPoolingNdDescriptor");
     if (c->op == GA_DNN_POOL_FWD)
-      DNN(dnn.PoolingForward(h, d.pool, alpha, d.t[GA_DT_X], P(GA_DT_X), beta, d.t[GA_DT_Y], P(GA_DT_Y)),
+      DNN(dnn.PoolingForward(h, dd->pool, alpha, dd->t[GA_DT_X], P(GA_DT_X), beta, dd->t[GA_DT_Y], P(GA_DT_Y)),
           "cudnnPoolingForward");
     else
-      DNN(dnn.PoolingBackward(h, d.pool, alpha, d.t[GA_DT_Y], P(GA_DT_Y), d.t[GA_DT_DY], P(GA_DT_DY), d.t[GA_DT_X],
-                              P(GA_DT_X), beta, d.t[GA_DT_DX], P(GA_DT_DX)),
+      DNN(dnn.PoolingBackward(h, dd->pool, alpha, dd->t[GA_DT_Y], P(GA_DT_Y), dd->t[GA_DT_DY], P(GA_DT_DY), dd->t[GA_DT_X],
+                              P(GA_DT_X), beta, dd->t[GA_DT_DX], P(GA_DT_DX)),
           "cudnnPoolingBackward");
     break;
   }
   case GA_DNN_ACT_FWD:
   case GA_DNN_ACT_BWD: {
-    gdnnStatus_t s = dnn.CreateActivationDescriptor(&d.act);
-    if (s != GDNN_STATUS_SUCCESS) {
-      d.act = NULL;
+    gdnnStatus_t s;
+    if (!dd->act && (s = dnn.CreateActivationDescriptor(&dd->act)) != GDNN_STATUS_SUCCESS) {
+      dd->act = NULL;
       rc = dnn_error(c, s, "cudnnCreateActivationDescriptor");
       goto done;
     }
@@ -467,15 +461,15 @@ int ga_cuda_dnn(const ga_dnn_call *c) {
                : c->mode == GA_ACT_CLIPPED_RELU ? GDNN_ACTIVATION_CLIPPED_RELU
                : c->mode == GA_ACT_ELU ? GDNN_ACTIVATION_ELU
                                         : GDNN_ACTIVATION_SWISH;
-    DNN(dnn.SetActivationDescriptor(d.act, mode, GDNN_NOT_PROPAGATE_NAN, c->coef), "cudnnSetActivationDescriptor");
+    DNN(dnn.SetActivationDescriptor(dd->act, mode, GDNN_NOT_PROPAGATE_NAN, c->coef), "cudnnSetActivationDescriptor");
     if (mode == GDNN_ACTIVATION_SWISH)
-      DNN(dnn.SetActivationDescriptorSwishBeta(d.act, c->coef), "cudnnSetActivationDescriptorSwishBeta");
+      DNN(dnn.SetActivationDescriptorSwishBeta(dd->act, c->coef), "cudnnSetActivationDescriptorSwishBeta");
     if (c->op == GA_DNN_ACT_FWD)
-      DNN(dnn.ActivationForward(h, d.act, alpha, d.t[GA_DT_X], P(GA_DT_X), beta, d.t[GA_DT_Y], P(GA_DT_Y)),
+      DNN(dnn.ActivationForward(h, dd->act, alpha, dd->t[GA_DT_X], P(GA_DT_X), beta, dd->t[GA_DT_Y], P(GA_DT_Y)),
           "cudnnActivationForward");
     else
-      DNN(dnn.ActivationBackward(h, d.act, alpha, d.t[GA_DT_Y], P(GA_DT_Y), d.t[GA_DT_DY], P(GA_DT_DY),
-                                 d.t[GA_DT_X], P(GA_DT_X), beta, d.t[GA_DT_DX], P(GA_DT_DX)),
+      DNN(dnn.ActivationBackward(h, dd->act, alpha, dd->t[GA_DT_Y], P(GA_DT_Y), dd->t[GA_DT_DY], P(GA_DT_DY),
+                                 dd->t[GA_DT_X], P(GA_DT_X), beta, dd->t[GA_DT_DX], P(GA_DT_DX)),
           "cudnnActivationBackward");
     break;
   }
@@ -484,11 +478,11 @@ int ga_cuda_dnn(const ga_dnn_call *c) {
     int algo = c->mode == GA_SOFTMAX_LOG ? GDNN_SOFTMAX_LOG : GDNN_SOFTMAX_ACCURATE;
     int mode = c->mode2 == GA_SOFTMAX_INSTANCE ? GDNN_SOFTMAX_MODE_INSTANCE : GDNN_SOFTMAX_MODE_CHANNEL;
     if (c->op == GA_DNN_SOFTMAX_FWD)
-      DNN(dnn.SoftmaxForward(h, algo, mode, alpha, d.t[GA_DT_X], P(GA_DT_X), beta, d.t[GA_DT_Y], P(GA_DT_Y)),
+      DNN(dnn.SoftmaxForward(h, algo, mode, alpha, dd->t[GA_DT_X], P(GA_DT_X), beta, dd->t[GA_DT_Y], P(GA_DT_Y)),
           "cudnnSoftmaxForward");
     else
-      DNN(dnn.SoftmaxBackward(h, algo, mode, alpha, d.t[GA_DT_Y], P(GA_DT_Y), d.t[GA_DT_DY], P(GA_DT_DY), beta,
-                              d.t[GA_DT_DX], P(GA_DT_DX)),
+      DNN(dnn.SoftmaxBackward(h, algo, mode, alpha, dd->t[GA_DT_Y], P(GA_DT_Y), dd->t[GA_DT_DY], P(GA_DT_DY), beta,
+                              dd->t[GA_DT_DX], P(GA_DT_DX)),
           "cudnnSoftmaxBackward");
     break;
   }
@@ -496,28 +490,28 @@ int ga_cuda_dnn(const ga_dnn_call *c) {
   case GA_DNN_BN_INFER:
   case GA_DNN_BN_BWD: {
     int mode = c->mode == GA_BN_SPATIAL ? GDNN_BATCHNORM_SPATIAL : GDNN_BATCHNORM_PER_ACTIVATION;
-    gdnnTensorDesc_t pd = d.t[GA_DT_SCALE];
+    gdnnTensorDesc_t pd = dd->t[GA_DT_SCALE];
     if (c->op == GA_DNN_BN_TRAIN)
-      DNN(dnn.BatchNormalizationForwardTraining(h, mode, alpha, beta, d.t[GA_DT_X], P(GA_DT_X), d.t[GA_DT_Y],
+      DNN(dnn.BatchNormalizationForwardTraining(h, mode, alpha, beta, dd->t[GA_DT_X], P(GA_DT_X), dd->t[GA_DT_Y],
                                                 P(GA_DT_Y), pd, P(GA_DT_SCALE), P(GA_DT_BIAS), c->factor,
                                                 P(GA_DT_MEAN), P(GA_DT_VAR), c->epsilon, P(GA_DT_SMEAN),
                                                 P(GA_DT_SINV)),
           "cudnnBatchNormalizationForwardTraining");
     else if (c->op == GA_DNN_BN_INFER)
-      DNN(dnn.BatchNormalizationForwardInference(h, mode, alpha, beta, d.t[GA_DT_X], P(GA_DT_X), d.t[GA_DT_Y],
+      DNN(dnn.BatchNormalizationForwardInference(h, mode, alpha, beta, dd->t[GA_DT_X], P(GA_DT_X), dd->t[GA_DT_Y],
                                                  P(GA_DT_Y), pd, P(GA_DT_SCALE), P(GA_DT_BIAS), P(GA_DT_MEAN),
                                                  P(GA_DT_VAR), c->epsilon),
           "cudnnBatchNormalizationForwardInference");
     else
-      DNN(dnn.BatchNormalizationBackward(h, mode, alpha, beta, one, zero, d.t[GA_DT_X], P(GA_DT_X), d.t[GA_DT_DY],
-                                         P(GA_DT_DY), d.t[GA_DT_DX], P(GA_DT_DX), pd, P(GA_DT_SCALE),
+      DNN(dnn.BatchNormalizationBackward(h, mode, alpha, beta, one, zero, dd->t[GA_DT_X], P(GA_DT_X), dd->t[GA_DT_DY],
+                                         P(GA_DT_DY), dd->t[GA_DT_DX], P(GA_DT_DX), pd, P(GA_DT_SCALE),
                                          P(GA_DT_DSCALE), P(GA_DT_DBIAS), c->epsilon, P(GA_DT_SMEAN),
                                          P(GA_DT_SINV)),
           "cudnnBatchNormalizationBackward");
     break;
   }
   case GA_DNN_ADD:
-    DNN(dnn.AddTensor(h, alpha, d.t[GA_DT_B], P(GA_DT_B), beta, d.t[GA_DT_Y], P(GA_DT_Y)), "cudnnAddTensor");
+    DNN(dnn.AddTensor(h, alpha, dd->t[GA_DT_B], P(GA_DT_B), beta, dd->t[GA_DT_Y], P(GA_DT_Y)), "cudnnAddTensor");
     break;
   default:
     rc = ga_err(GA_EINTERNAL, "unknown dnn op %d", c->op);
@@ -525,7 +519,6 @@ int ga_cuda_dnn(const ga_dnn_call *c) {
 #undef P
 done:
   ga_scratch_put(&ws);   /* stream-ordered: reused only by later work of this stream */
-  descs_free(&d);
   pthread_mutex_unlock(&locks[dev]);
   return rc;
 }
