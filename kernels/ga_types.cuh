@@ -9,7 +9,11 @@ struct ga_half {
   unsigned short x;
   __device__ ga_half() {}
   __device__ ga_half(float f) {
+#ifdef GA_HOST_CXX   // the host's compiled ElementwiseKernel (src/host/ga_host_ewk.c)
+    x = ga_host_f2h(f);
+#else
     asm("cvt.rn.f16.f32 %0, %1;" : "=h"(x) : "f"(f));
+#endif
     if (f != f) {
       unsigned u = __float_as_uint(f);
       x = (unsigned short)(((u >> 16) & 0x8000u) | 0x7e00u | ((u >> 13) & 0x3ffu));
@@ -17,7 +21,11 @@ struct ga_half {
   }
   __device__ operator float() const {
     float f;
+#ifdef GA_HOST_CXX
+    f = ga_host_h2f(x);
+#else
     asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(x));
+#endif
     if ((x & 0x7fffu) > 0x7c00u)
       f = __uint_as_float(((unsigned)(x & 0x8000u) << 16) | 0x7fc00000u | ((unsigned)(x & 0x3ffu) << 13));
     return f;

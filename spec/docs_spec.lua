@@ -285,10 +285,17 @@ local function required_names()
   for k, v in pairs(ga.fft.config._PlanCache) do
     if type(v) == "function" and not k:match("^_") then add("PlanCache:" .. k) end
   end
+  for k in pairs(getmetatable(ga.fuse(function() end)).__index) do add("fused:" .. k) end
   for _, m in ipairs { "testing", "profiler", "fft", "cudnn" } do
     for k, v in pairs(ga[m]) do
       if type(v) == "function" then add("ga." .. m .. "." .. k) end
     end
+  end
+  for k, v in pairs(ga.distributed) do
+    if type(v) == "function" then add("ga.distributed." .. k) end
+  end
+  for k, v in pairs(ga.distributed._Comm) do
+    if type(v) == "function" and not k:match("^_") then add("Comm:" .. k) end
   end
   table.sort(names)
   return names
@@ -329,8 +336,12 @@ local function exists(name)
     return ga.random._Generator[key] ~= nil
   elseif kind == "CurandBitGenerator" then
     return rawget(ga.random._Curand, key) ~= nil
+  elseif kind == "Comm" then
+    return ga.distributed._Comm[key] ~= nil
   elseif kind == "PlanCache" then
     return ga.fft.config._PlanCache[key] ~= nil
+  elseif kind == "fused" then
+    return getmetatable(ga.fuse(function() end)).__index[key] ~= nil
   elseif kind == "format" then
     return (require "gpuarray.format")[key] ~= nil
   end

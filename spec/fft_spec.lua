@@ -175,6 +175,17 @@ helper.each_device(function(xp)
   end)
 end)
 
+describe("the small-FFT kernels", function()
+  it("compile with NVRTC for every length and precision", function()
+    local core = ga.core
+    for logn = 1, 12 do
+      assert.is_true(core._compile_fft(false, logn, 90) > 0, "complex64 2^" .. logn)
+      if logn <= 11 then assert.is_true(core._compile_fft(true, logn, 90) > 0, "complex128 2^" .. logn) end
+    end
+    assert.has_error(function() core._compile_fft(true, 12) end, "_compile_fft: no small-FFT kernel of that length")
+  end)
+end)
+
 describe("the host plan cache", function()
   local cache = ga.host.fft.config.get_plan_cache()
   after_each(function()
@@ -262,6 +273,41 @@ describe("the GPU against the host", function()
     end
   end)
 
+  it("small power-of-two transforms (our own kernel): lengths, batches, strides, inverse, norms", function()
+    for _, dt in ipairs { "complex128", "complex64" } do
+      local cmp = dt == "complex64" and both32 or both
+      for _, n in ipairs { 2, 4, 8, 64, 512, 1024, 2048, 4096 } do
+        cmp(function(xp) return xp.fft.fft(data(xp, { n }, dt)) end)
+        cmp(function(xp) return xp.fft.ifft(data(xp, { n }, dt)) end)
+      end
+      cmp(function(xp) return xp.fft.fft(data(xp, { 7, 256 }, dt)) end)                 -- a batch
+      cmp(function(xp) return xp.fft.fft(data(xp, { 64, 9 }, dt), nil, 1) end)          -- strided signals
+      cmp(function(xp) return xp.fft.ifft(data(xp, { 32, 40 }, dt)[{ { 32, 1, -1 }, { 1, 40, 5 } }], nil, 1) end)
+      cmp(function(xp) return xp.fft.fft(data(xp, { 3, 5, 16 }, dt)) end)               -- two batch axes: cuFFT
+      cmp(function(xp) return xp.fft.fft(data(xp, { 128 }, dt), nil, nil, "ortho") end)
+      cmp(function(xp) return xp.fft.ifft(data(xp, { 128 }, dt), nil, nil, "forward") end)
+      cmp(function(xp) return xp.fft.fft(data(xp, { 100 }, dt), 128) end)              -- padded to 2^7
+    end
+  end)
+
+  it("several axes in one plan (fft2, fftn, ifftn) on nesting and other layouts", function()
+    local made = ga.fft.config.get_plan_cache():info().created
+    for _, dt in ipairs { "complex128", "complex64" } do
+      local cmp = dt == "complex64" and both32 or both
+      cmp(function(xp) return xp.fft.fft2(data(xp, { 12, 20 }, dt)) end)
+      cmp(function(xp) return xp.fft.ifft2(data(xp, { 3, 12, 20 }, dt)) end)                -- batch before
+      cmp(function(xp) return xp.fft.fftn(data(xp, { 6, 5, 7, 3 }, dt), nil, { 1, 3 }) end) -- apart, 2 batch axes
+      cmp(function(xp) return xp.fft.fftn(data(xp, { 6, 5, 7, 3 }, dt), nil, { 2, 3, 4 }) end)
+      cmp(function(xp) return xp.fft.ifftn(data(xp, { 6, 5, 7 }, dt), nil, nil, "ortho") end)
+      cmp(function(xp) return xp.fft.fft2(data(xp, { 12, 20 }, dt).T) end)                  -- out order differs
+      cmp(function(xp) return xp.fft.fft2(data(xp, { 12, 20 }, dt)[{ { 1, 12, 2 }, { 20, 1, -3 } }]) end)
+      cmp(function(xp) return xp.fft.fft2(data(xp, { 12, 20 }, dt)[{ { 2, 11 }, { 3, 17 } }]) end)
+      cmp(function(xp) return xp.fft.fft2(data(xp, { 12, 20 }, dt), { 16, 9 }) end)        -- pad and crop
+      cmp(function(xp) return xp.fft.fft2(data(xp, { 1, 20 }, dt)) end)                   -- a length-1 axis
+    end
+    assert.is_true(ga.fft.config.get_plan_cache():info().created > made)
+  end)
+
   it("windows and i0", function()
     for _, w in ipairs { "hamming", "hanning", "blackman", "bartlett" } do
       both(function(xp) return xp[w](33) end)
@@ -275,7 +321,7 @@ describe("the GPU against the host", function()
     local cache = ga.fft.config.get_plan_cache()
     local pool = ga.get_default_memory_pool()
     cache:clear()
-    local x = ga.ones({ 64, 1024 }, "complex64")
+    local x = ga.ones({ 64, 1000 }, "complex64")   -- not a power of two: cuFFT
     ga.fft.fft(x)
     local made = cache:info().created
     ga.fft.fft(x)

@@ -2,7 +2,8 @@
 # tools/deps.sh: check what building and testing gpuarray needs on Debian 12
 # (run by `make deps`, hence by `make test` and `make demo`).
 #
-#   Debian packages: gcc libc6-dev (C compiler), lua5.4, liblua5.4-dev,
+#   Debian packages: gcc libc6-dev (C compiler), g++ (ElementwiseKernel on
+#                    host arrays), lua5.4, liblua5.4-dev,
 #                    lua-busted (busted usable from Lua 5.4), libopenblas-dev,
 #                    zlib1g-dev (deflate for .npz: savez_compressed, load)
 #   CUDA toolkit:    $CUDA_DIR (default /usr/local/cuda) with the headers
@@ -47,6 +48,7 @@ check_packages() {
   missing=
   have "$CC" || missing="$missing gcc"
   [ -e /usr/include/stdio.h ] || missing="$missing libc6-dev"
+  have "${CXX:-c++}" || missing="$missing g++"
   have "$LUA" || missing="$missing lua5.4"
   [ -e "$LUA_INCDIR/lua.h" ] || missing="$missing liblua5.4-dev"
   if ! have busted || ! have "$LUA" ||

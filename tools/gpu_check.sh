@@ -2,7 +2,7 @@
 # tools/gpu_check.sh: the checks a change must pass on the GPU machine before
 # an issue is resolved (../shared/device/README.md), in one command:
 #
-#   . .devenv/env.sh && sh tools/gpu_check.sh [build] [test] [sanitize] [bench]
+#   . .devenv/env.sh && sh tools/gpu_check.sh [build] [test] [sanitize] [bench] [multigpu]
 #
 #   build     make -j (module), quietly; the log on failure
 #   test      make test (the whole suite, spec files in parallel)
@@ -11,6 +11,11 @@
 #             allocation), a line per spec file
 #   bench     bench/run.lua beside CuPy's reference, both as JSON, plus a
 #             table of ratios
+#   multigpu  several GPUs (issue 19): the distributed and peer specs,
+#             examples/allreduce_mp.sh and data_parallel.lua, and
+#             bench/multi_gpu.lua beside CuPy's NCCL reference (NCCL from
+#             python's nvidia.nccl unless GPUARRAY_NCCL is set; NVLink
+#             multicast off)
 # Logs go to $OUT (the device tool brings them back) or /tmp/gpu_check.
 set -u
 OUT=${OUT:-/tmp/gpu_check}
@@ -64,6 +69,25 @@ for k in ours:
     else:
         print(f"{k:32s} ours {o}  cupy {c}")
 EOF
+    ;;
+  multigpu)
+    export NCCL_NVLS_ENABLE=0
+    if [ -z "${GPUARRAY_NCCL:-}" ]; then
+      GPUARRAY_NCCL=$(python3 -c "import nvidia.nccl, os; print(os.path.dirname(nvidia.nccl.__file__))" 2>/dev/null)
+      export GPUARRAY_NCCL
+    fi
+    export LUA_PATH="lua/?.lua;lua/?/init.lua;${LUA_PATH:-;}" LUA_CPATH="build/?.so;${LUA_CPATH:-;}"
+    LUA=$LUA BUSTED=$BUSTED sh tools/run_specs.sh spec/distributed_spec.lua spec/peer_spec.lua \
+      >"$OUT/multigpu-specs.log" 2>&1 || status=1
+    tail -4 "$OUT/multigpu-specs.log"
+    LUA=$LUA sh examples/allreduce_mp.sh >"$OUT/allreduce_mp.log" 2>&1 || status=1
+    tail -2 "$OUT/allreduce_mp.log"
+    $LUA examples/data_parallel.lua >"$OUT/data_parallel.log" 2>&1 || status=1
+    tail -3 "$OUT/data_parallel.log"
+    $LUA bench/multi_gpu.lua >"$OUT/ours_nccl.json" 2>"$OUT/bench_nccl.err" || { status=1; tail -5 "$OUT/bench_nccl.err"; }
+    python3 "${NCCL_REF:-.devenv/cupy_nccl_reference.py}" >"$OUT/cupy_nccl.json" 2>"$OUT/cupy_nccl.err" ||
+      { status=1; tail -5 "$OUT/cupy_nccl.err"; }
+    cat "$OUT/ours_nccl.json" "$OUT/cupy_nccl.json"
     ;;
   *) echo "gpu_check: unknown phase $phase"; exit 2 ;;
   esac

@@ -233,12 +233,28 @@ end
 methods.astype = astype
 
 --- A copy of x in the order asked for (CuPy's `ndarray.copy`, default `"C"`).
+-- With `{device = d}` the copy is made on device d (`"cpu"`, `"cuda:N"`, an
+-- ordinal or a `ga.cuda.Device`): between two GPUs a peer-to-peer copy, as
+-- `x:to(d)`, but always a new array.
 -- @function ndarray:copy
--- @tparam[opt="C"] string|table order `"C"`, `"F"`, `"A"`, `"K"`, or `{order=}`
+-- @tparam[opt="C"] string|table order `"C"`, `"F"`, `"A"`, `"K"`, or `{order=, device=}`
 -- @treturn ndarray
 -- @usage
 -- local x = ga.arange(6):reshape({2, 3})
 -- print(x:copy("F").flags.f_contiguous, x:copy().flags.c_contiguous)   --> true  true
-function methods.copy(x, order) return copy_in("copy", c_copy, x, order, "C") end
+-- print(x:copy{device = "cpu"}.device)   --> <CPU>
+function methods.copy(x, order)
+  if type(order) == "table" and not is_array(order) and order.device ~= nil then
+    if not is_array(x) then fail("copy", "expected an array, got %s", typename(x)) end
+    for k in pairs(order) do
+      if k ~= "device" and k ~= "order" then fail("copy", "unknown option '%s'", tostring(k)) end
+    end
+    local y = methods.to(x, order.device)
+    if rawequal(y, x) then return copy_in("copy", c_copy, x, order.order, "C") end
+    if order.order == nil or order.order == "C" or y.ndim < 2 then return y end
+    return copy_in("copy", c_copy, y, order.order, "C")
+  end
+  return copy_in("copy", c_copy, x, order, "C")
+end
 
 return { ga = build(core), host = build(core.host) }

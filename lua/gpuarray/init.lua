@@ -233,11 +233,16 @@ for name, f in pairs(core.host) do host[name] = f; ga[name] = core[name] end
 -- core.host above); kernel and raw: the user kernels (GPU only); construct
 -- (after ufuncs): ga.copy, the creation function, over the COPY row.
 for _, part in ipairs { "ufuncs", "shape", "index", "indexing", "join", "sort", "scan", "reduce", "kernel", "raw",
-                        "random", "numeric", "construct", "files", "fft", "window",
+                        "random", "numeric", "construct", "files", "fft", "window", "fuse", "products",
                         "cudnn" } do
   local p = require("gpuarray." .. part)
   for k, f in pairs(p.ga) do ga[k] = f end
   for k, f in pairs(p.host) do host[k] = f end
+end
+-- several GPUs and processes: ga.distributed (NCCL), ga.host.distributed (a one-rank world)
+do
+  local d = require "gpuarray.distributed"
+  ga.distributed, host.distributed = d.ga, d.host
 end
 
 -- ga.array / ga.asarray of a table holding arrays (NumPy's np.array([a, b])):
@@ -318,21 +323,37 @@ end
 ga.testing, host.testing = require "gpuarray.testing", require "gpuarray.testing"
 ga.profiler, host.profiler = require "gpuarray.profiler", require "gpuarray.profiler"
 
---- Matrix product of two 2-D arrays (cuBLAS on a GPU, OpenBLAS on the
--- host); the same as `a:dot(b)`.  Both operands must be on the same device;
--- their dtypes are promoted (NumPy rules), and the promoted dtype must be
--- float16, float32 or float64: two integer, bool or complex matrices are
--- an error.
+--- Matrix product with NumPy's `matmul` rules (the `@` operator):
+-- 2-D operands multiply as matrices; a 1-D first operand is a row and a
+-- 1-D second one a column, and that axis is dropped from the result (two
+-- vectors give a 0-d array); N-d operands are stacks of matrices in their
+-- last two axes, whose leading (batch) axes broadcast.  Every numeric
+-- dtype: the operands' dtypes promote (NumPy rules); floats and complex
+-- run on cuBLAS (one strided-batched GEMM for a stack; broadcast,
+-- transposed and stepped operands are read in place) or OpenBLAS on the
+-- host; integers and bool on our own kernel (exact: integer sums wrap in
+-- the result dtype as NumPy's).  Options: `out=` (an array of the
+-- result's shape; a same-kind cast), `dtype=` (the dtype to compute in).
+-- Both operands must be on the same device.
 -- @function ga.matmul
--- @tparam ndarray a an m x k array
--- @tparam ndarray b a k x n array
--- @treturn ndarray a new m x n array
+-- @tparam ndarray a (..., n, k) or (k,)
+-- @tparam ndarray b (..., k, m) or (k,)
+-- @tparam[opt] table opts `{out=, dtype=}`
+-- @treturn ndarray (..., n, m), or `out`
 -- @usage
 -- local a = ga.array({{1, 2}, {3, 4}}, "float32")
 -- print(ga.matmul(a, ga.identity(2, "float32")))
 -- --> array([[1., 2.],
 -- -->        [3., 4.]], dtype=float32)
+-- print(ga.matmul(ga.ones({5, 2, 3}), ga.ones(3)).shape[2])   --> 2
+-- print(ga.matmul(ga.array({1, 2}, "int8"), ga.array({{100}, {14}}, "int8")))   --> array([-128], dtype=int8)
 ga.matmul, host.matmul = core.matmul, core.matmul
+-- the array API's ga.linalg.matmul, matrix_transpose, vecdot (products.lua)
+do
+  local p = require "gpuarray.products"
+  for k, f in pairs(p.linalg.ga) do ga.linalg[k] = f end
+  for k, f in pairs(p.linalg.host) do host.linalg[k] = f end
+end
 
 --- Host and device.
 -- @section hostdevice
@@ -485,16 +506,6 @@ M.tolist = core.totable
 -- print(ga.array({42}):item())        --> 42
 -- print(ga.zeros(1, "complex64"):item())   --> 0.0  0.0
 M.item = core.item
---- Matrix product `x @ b` of 2-D float arrays (the same as `ga.matmul(x, b)`).
--- @function ndarray:dot
--- @tparam ndarray b
--- @treturn ndarray
--- @usage
--- local a = ga.array({{1, 2}, {3, 4}}, "float64")
--- print(a:dot(a.T))
--- --> array([[ 5., 11.],
--- -->        [11., 25.]])
-M.dot = core.matmul
 local kinds = { bool = "b", int8 = "i", int16 = "i", int32 = "i", int64 = "i",
   uint8 = "u", uint16 = "u", uint32 = "u", uint64 = "u",
   float16 = "f", float32 = "f", float64 = "f", complex64 = "c", complex128 = "c" }
@@ -834,6 +845,8 @@ end
 -- and print them when the state closes (ga.cuda.sync_ledger)
 if os.getenv("GPUARRAY_SYNC_LEDGER") == "1" then core.sync_ledger(true) end
 
+strict(ga.distributed, "ga.distributed")
+strict(host.distributed, "ga.host.distributed")
 strict(ga.testing, "ga.testing")
 strict(ga.profiler, "ga.profiler")
 

@@ -32,8 +32,9 @@ local M = {}
 --
 -- Calling the kernel, `k(x, y)` or `k(x, y, z_out)` (outputs all or none),
 -- with an optional trailing `{size = N}` (CuPy's `size=`, only when every
--- array argument is raw): the arrays must be on the current CUDA device
--- (host arrays are an error: they run built-in ops only); non-raw arrays
+-- array argument is raw): the arrays must be on one device, the current
+-- CUDA device or the host (there the operation is compiled as C++ by the
+-- system compiler, $GPUARRAY_CXX or $CXX or c++, cached on disk); non-raw arrays
 -- (outputs included) broadcast together; an array passed for a typed
 -- parameter must have exactly that dtype (CuPy does not cast them either);
 -- a Lua number passed for an input becomes a kernel parameter of the
@@ -67,7 +68,9 @@ local M = {}
 -- @tparam[opt] table options `preamble` (code before the kernel), `loop_prep`
 --   (in the kernel, before the loop), `after_loop` (after it), `reduce_dims`
 --   (default true: collapse contiguous dimensions), `no_return`,
---   `return_tuple`, `name`
+--   `return_tuple`, `name`, `math` (true: gpuarray's math functions of the
+--   op rows -- `ga_exp`, `ga_maximum`, `ga_truth` ... -- are in the source;
+--   `"complex"`: with their complex versions)
 -- @return a callable kernel object
 -- @usage
 -- local fma3 = ga.ElementwiseKernel("float32 a, float32 b, float32 c", "float32 z",
@@ -111,10 +114,12 @@ M.ElementwiseKernel = core.ElementwiseKernel
 -- of the broadcast inputs; `out=` for a kernel of one output.  Outputs are
 -- allocated with their parameters' dtypes (placeholders resolved from the
 -- inputs, as ElementwiseKernel: arrays are not cast), or given and checked.
--- Arrays must be on the current CUDA device (host arrays are an error, as
--- for ElementwiseKernel).  The call does not synchronise.  Kernels are the
--- built-in reductions' (vector loads, split long reductions, column
--- kernels for leading axes), cached per device by structure and on disk.
+-- Arrays must be on one device: the current CUDA device, or the host (there
+-- the expressions are compiled as C++ by the system compiler, as for
+-- ElementwiseKernel, and folded in order).  The call does not synchronise.
+-- GPU kernels are the built-in reductions' (vector loads, split long
+-- reductions, column kernels for leading axes), cached per device by
+-- structure and on disk.
 --
 -- Attributes `name nin nout nargs in_params out_params map_expr
 -- reduce_expr post_map_expr identity reduce_type preamble reduce_dims`;
@@ -131,7 +136,8 @@ M.ElementwiseKernel = core.ElementwiseKernel
 -- @tparam string post_map_expr sets the outputs from `a`, e.g. `"z = a"`
 -- @tparam string|number|nil identity e.g. `"0"`; nil: none
 -- @tparam[opt="reduce_kernel"] string name the kernel's name (a C identifier)
--- @tparam[opt] table options `reduce_type`, `preamble`, `reduce_dims`, `name`
+-- @tparam[opt] table options `reduce_type`, `preamble`, `reduce_dims`, `name`,
+--   `math` (as ElementwiseKernel's)
 -- @return a callable kernel object
 -- @usage
 -- local dot = ga.ReductionKernel("T x, T y", "T z", "x * y", "a + b", "z = a", "0", "dot")

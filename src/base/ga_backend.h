@@ -11,6 +11,7 @@
 #include "base/ga_pool.h"
 #include "base/ga_scratch.h"
 #include "base/ga_raw.h"
+#include "base/ga_dist.h"
 #include "base/ga_dnn_call.h"
 #include <stddef.h>
 
@@ -31,8 +32,8 @@ typedef struct ga_backend {
   int (*gather)(const ga_gather_call *c);             /* gather, scatter, scatter-add */
   int (*ewk)(const ga_ewk_call *c);                   /* ElementwiseKernel (NULL: host) */
   int (*redk)(const ga_redk_call *c);                 /* ReductionKernel (NULL: host) */
-  /* out = a @ b, 2-D float16/32/64, out C-contiguous (m, n) */
-  int (*matmul)(const ga_array *a, const ga_array *b, ga_array *out, void *stream);
+  /* batched matrix products (ga_matmul_call), every numeric dtype */
+  int (*matmul)(const ga_matmul_call *c);
   int (*rand)(const ga_rand_call *c);                 /* random draws */
   /* cuRAND's generators (ga_curand_call): open one of kind on dev at
    * (seed, offset), draw from it, close it; NULL on the host */
@@ -49,6 +50,9 @@ typedef struct ga_backend {
   /* the device's FFT plan cache: op GA_FFTC_* with value (a size or a
    * byte count), then *info as it stands */
   int (*fft_cache)(int dev, int op, int64_t value, ga_fft_cache_info *info);
+  /* 1: fft takes multi-axis C2C calls (c->rank 2..3, one plan: cuFFT's
+   * rank-2/3 transforms); 0: the caller goes one axis at a time */
+  int fft_multi;
 
   /* ---- RawKernel / RawModule (base/ga_raw.h): user CUDA C++ loaded and
    * launched as given; NULL on the host ---- */
@@ -86,11 +90,35 @@ typedef struct ga_backend {
   char *(*ewk_source)(const ga_ewk_call *c);
   char *(*redk_source)(const ga_redk_call *c, int second, int sms);
   char *(*rand_source)(const ga_rand_call *c);
+  char *(*fft_source)(int dbl, int logn);   /* the small-FFT kernel, n = 2^logn */
   /* which user text a compiler log points at ("identity") or NULL */
   const char *(*redk_blame)(const char *source, const char *log);
   int (*compile)(const char *source, const char *name, int arch, const char *const *extra, int nextra,
                  char **image, size_t *size, int *is_ptx);
 
+  /* ---- several devices: peer copies and collectives (base/ga_dist.h) ---- */
+  /* n bytes from src on src_dev to dst on dst_dev (two devices of this
+   * kind), after the work queued on src_stream and before later work on
+   * dst_stream, without synchronising the host; NULL on the host */
+  int (*peer_copy)(int dst_dev, void *dst, void *dst_stream, int src_dev, const void *src, void *src_stream,
+                   size_t n);
+  /* the collectives' library: its version (NCCL: 22805) or an error naming
+   * it and how to point at it */
+  int (*dist_version)(int *version);
+  int (*dist_unique_id)(unsigned char id[GA_DIST_ID_BYTES]);
+  /* open c (kind, nlocal, world, dev[], rank[] filled in): id NULL = one
+   * process over every rank (nlocal == world), else one rank of a world
+   * that shares id; on failure nothing stays open */
+  int (*dist_init)(ga_comm *c, const unsigned char *id);
+  /* one collective on every local rank, as one group */
+  int (*dist_run)(ga_comm *c, const ga_dist_call *call);
+  /* start (1) or end (0) a group of calls issued together */
+  int (*dist_group)(ga_comm *c, int start);
+  /* release c (abort: without waiting for pending work); idempotent */
+  void (*dist_destroy)(ga_comm *c, int abort);
+  /* ---- matrix products (issue 14): the integer/bool (and small float)
+   * GEMM kernel's text for a call, for the specs; NULL on the host ---- */
+  char *(*matmul_source)(const ga_matmul_call *c);
   /* ---- ga.cudnn (base/ga_dnn_call.h): one operation per call; dnn_load
    * opens the library (cuDNN with dlopen on the GPU; nothing on the host)
    * and gives its version, or the message saying how to point at it ---- */

@@ -249,6 +249,9 @@ typedef struct ga_ewk {
   /* not owned; they must outlive the object (the binding keeps them) */
   const char *name, *operation, *preamble, *loop_prep, *after_loop;
   bool reduce_dims;
+  bool host_ok;                     /* host arrays run it too (the host backend's compiled C++) */
+  int math;                         /* 1: gpuarray's math library (ga_exp ...) is
+                                       in the source; 2: with its complex part */
   uint64_t hash[2];                 /* of everything that reaches the source */
 } ga_ewk;
 
@@ -372,6 +375,13 @@ typedef struct ga_fft_call {
   double scale;            /* every output value is to be multiplied by it: by the
                               backend (the slot sets *scaled), else by the core */
   int in_writable;         /* the input is a private copy the backend may overwrite */
+  /* A multi-axis C2C transform (ga_fft_axes): rank 2 or 3 axes transformed
+   * together; the axis above is the innermost, these the outer ones,
+   * outermost first, with their lengths and byte strides (each a multiple
+   * of the next inner one, at least its length times it).  rank 0 or 1:
+   * one axis.  Only backends that set fft_multi get rank > 1. */
+  int rank;
+  int64_t outer_n[2], outer_istr[2], outer_ostr[2];
   int device;
   void *stream;
 } ga_fft_call;
@@ -385,5 +395,47 @@ typedef struct ga_fft_cache_info {
   int64_t hits, misses;          /* look-ups since the process started */
   int64_t created;               /* plans made */
 } ga_fft_cache_info;
+
+
+/* ---- matrix products (core/ga_matmul.c): out[b] = a[b] @ b[b] for b <
+ * batch, one dtype (the core casts first).  Strides are bytes, multiples of
+ * the itemsize, data aligned to it.  For float and complex dtypes (BLAS)
+ * the core guarantees each of a and b has a unit stride along one of its
+ * two matrix axes (and a positive other stride covering that axis), and
+ * out a unit column stride with a row stride >= n*itemsize (any when m ==
+ * 1); integer and bool matrices may have any strides.  Batch strides may
+ * be 0 for a and b (a broadcast operand is never copied). ---- */
+typedef struct ga_matmul_call {
+  int dtype;
+  int64_t m, n, k;          /* a (m, k) @ b (k, n) -> out (m, n); m, n, k >= 1, each <= INT32_MAX */
+  int64_t batch;            /* >= 1 */
+  const char *a, *b;        /* element (0, 0) of batch 0 */
+  char *out;
+  int64_t as[3], bs[3], os[3];   /* byte strides: batch, row, column */
+  int device;
+  void *stream;
+} ga_matmul_call;
+
+
+/* How BLAS can read a (rows, cols) matrix at byte strides (rs, cs): *trans
+ * = 0 when its rows are contiguous (ld = rs / isz elements, >= cols), 1
+ * when its columns are (ld = cs / isz, >= rows); a stride over an axis of
+ * length 1 does not matter.  False when neither works (a copy is needed).
+ * One rule for the core (which copies) and the BLAS backends (which pass
+ * transpose flags and leading dimensions). */
+static inline bool ga_matmul_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs, int64_t isz,
+                                    int *trans, int64_t *ld) {
+  if ((cols <= 1 || cs == isz) && (rows <= 1 || (rs > 0 && rs % isz == 0 && rs / isz >= cols))) {
+    *trans = 0;
+    *ld = rows <= 1 ? (cols > 1 ? cols : 1) : rs / isz;
+    return *ld <= INT32_MAX;
+  }
+  if ((rows <= 1 || rs == isz) && (cols <= 1 || (cs > 0 && cs % isz == 0 && cs / isz >= rows))) {
+    *trans = 1;
+    *ld = cols <= 1 ? (rows > 1 ? rows : 1) : cs / isz;
+    return *ld <= INT32_MAX;
+  }
+  return false;
+}
 
 #endif

@@ -78,8 +78,9 @@ ga_array *lga_check(lua_State *L, int idx, const char *fname) {
 void lga_check_current(lua_State *L, lga_state *S, const ga_array *a, const char *fname) {
   int d = GA_DEVICE(a);
   if (d != GA_CPU && d != S->device && S->device != GA_CPU)
-    lga_errorf(L, fname, "array device must be same as the current device: array device = %d while current = %d",
-               d, S->device);
+    lga_errorf(L, fname, "array device must be same as the current device: array device = %d while current = %d "
+               "(move the array with x:to(%d), or make its device current: ga.cuda.Device(%d):with(fn))",
+               d, S->device, S->device, d);
 }
 
 static ga_array *push_blank(lua_State *L) {

@@ -1,19 +1,27 @@
-/* ga.matmul / a:dot(b) for 2-D float16/32/64: cuBLAS on a GPU, OpenBLAS on
- * the host.  Operands are promoted to a common dtype and made contiguous
- * (C or F order) first when needed. */
+/* ga.matmul(a, b [, {out=, dtype=}]) with NumPy's rules (core/ga_matmul.c):
+ * 1-D operands, stacks of matrices with broadcast batch dimensions, every
+ * numeric dtype, promotion, out=.  An operand is copied only when its dtype
+ * differs from the product's or the backend cannot read its layout (a
+ * broadcast one never is: the copy is of the operand as given); an out= of
+ * another dtype or layout, or one overlapping an operand, receives the
+ * product through a temporary.  The common call (two arrays, no options)
+ * does no Lua-side work beyond reading its two arguments. */
 #include "binding/lga_core.h"
 #include "core/ga_backend.h"
+#include "core/ga_matmul.h"
 #include <stdio.h>
 #include <string.h>
 
-/* Push an operand usable by BLAS: dtype dt, C- or F-contiguous. */
-static ga_array *blas_operand(lua_State *L, lga_state *S, int idx, int dt) {
-  ga_array *a = lga_toarray(L, idx);
-  if (a->dtype == dt && (ga_is_c_contiguous(a) || ga_is_f_contiguous(a))) {
-    lua_pushvalue(L, idx);
-    return a;
+static const char *const mm_options[] = {"out", "dtype", NULL};
+
+/* both devices and the fix: x:to(<the first operand's device>) */
+static void same_device(lua_State *L, const char *fname, const ga_array *a, const ga_array *b) {
+  if (GA_DEVICE(a) != GA_DEVICE(b)) {
+    char d1[32], d2[32];
+    const char *n1 = ga_device_name(GA_DEVICE(a), d1);
+    lga_errorf(L, fname, "operands are on different devices (%s and %s); move one with x:to(\"%s\") "
+               "(or ga.asarray(x) to the GPU, x:get() to the host)", n1, ga_device_name(GA_DEVICE(b), d2), n1);
   }
-  return lga_to_device(L, S, idx, GA_DEVICE(a), dt, 1, "matmul");
 }
 
 static int l_matmul(lua_State *L) {
@@ -22,32 +30,86 @@ static int l_matmul(lua_State *L) {
   ga_array *a = lga_check(L, 1, fname), *b = lga_check(L, 2, fname);
   lga_check_current(L, S, a, fname);
   lga_check_current(L, S, b, fname);
-  if (GA_DEVICE(a) != GA_DEVICE(b)) {
-    char d1[32], d2[32];
-    return lga_errorf(L, fname, "operands are on different devices (%s and %s); move one with ga.asarray(x) or x:get()",
-                      ga_device_name(GA_DEVICE(a), d1), ga_device_name(GA_DEVICE(b), d2));
+  same_device(L, fname, a, b);
+  int dev = GA_DEVICE(a), out_idx = 0, dt;
+  ga_array *out = NULL;
+  if (lua_isnoneornil(L, 3)) {
+    dt = a->dtype == b->dtype ? a->dtype : ga_promote(a->dtype, b->dtype);
+  } else {
+    if (lua_type(L, 3) != LUA_TTABLE || lga_toarray(L, 3))
+      return lga_errorf(L, fname, "argument 3 must be an options table {out=, dtype=}, got %s", luaL_typename(L, 3));
+    lga_check_options(L, 3, fname, mm_options);
+    lua_getfield(L, 3, "dtype");
+    dt = lga_opt_dtype(L, -1, fname, -1);
+    lua_pop(L, 1);
+    if (dt < 0) dt = ga_promote(a->dtype, b->dtype);
+    else
+      for (int i = 0; i < 2; i++) {
+        int from = (i ? b : a)->dtype;
+        if (!ga_can_cast(from, dt, GA_CAST_SAME_KIND))
+          return lga_errorf(L, fname, "Cannot cast ufunc 'matmul' input %d from dtype('%s') to dtype('%s') with "
+                            "casting rule 'same_kind'", i, ga_dtypes[from].name, ga_dtypes[dt].name);
+      }
+    if (lua_getfield(L, 3, "out") != LUA_TNIL) {
+      out_idx = lua_gettop(L);
+      out = lga_check(L, out_idx, fname);
+      lga_check_current(L, S, out, fname);
+      same_device(L, fname, a, out);
+    } else {
+      lua_pop(L, 1);
+    }
   }
-  if (a->ndim != 2 || b->ndim != 2)
-    return lga_errorf(L, fname, "only 2-D operands are supported for now (got %d-D and %d-D)", a->ndim, b->ndim);
-  if (a->shape[1] != b->shape[0]) {
-    char s1[128], s2[128];
-    return lga_errorf(L, fname, "shapes %s and %s not aligned: %lld (dim 2) != %lld (dim 1)",
-                      ga_shape_str(2, a->shape, s1, sizeof s1), ga_shape_str(2, b->shape, s2, sizeof s2),
-                      (long long)a->shape[1], (long long)b->shape[0]);
+  int nd;
+  int64_t shape[GA_MAXDIM];
+  if (ga_matmul_shape(a, b, &nd, shape)) return lga_fail(L, fname);
+  if (out) {
+    if (out->ndim != nd)
+      return lga_errorf(L, fname, "Output operand 0 does not have the product's %d dimensions (has %d)", nd,
+                        out->ndim);
+    for (int d = 0; d < nd; d++)
+      if (out->shape[d] != shape[d]) {
+        char s1[256], s2[256];
+        return lga_errorf(L, fname, "Output operand 0 has shape %s, the product's is %s",
+                          ga_shape_str(out->ndim, out->shape, s1, sizeof s1), ga_shape_str(nd, shape, s2, sizeof s2));
+      }
+    if (!ga_can_cast(dt, out->dtype, GA_CAST_SAME_KIND))
+      return lga_errorf(L, fname, "Cannot cast ufunc 'matmul' output from dtype('%s') to dtype('%s') with casting "
+                        "rule 'same_kind'", ga_dtypes[dt].name, ga_dtypes[out->dtype].name);
   }
-  int dt = ga_promote(a->dtype, b->dtype);
-  if (dt != GA_FLOAT16 && dt != GA_FLOAT32 && dt != GA_FLOAT64)
-    return lga_errorf(L, fname, "dtype %s is not supported (float16, float32 and float64 are)", ga_dtypes[dt].name);
-  ga_array *A = blas_operand(L, S, 1, dt), *B = blas_operand(L, S, 2, dt);
-  int64_t shape[2] = {a->shape[0], b->shape[1]};
-  ga_array *out = lga_new_array(L, S, fname, GA_DEVICE(a), dt, 2, shape);
-  if (a->shape[1] == 0) {
-    ga_operand z = {GA_ARG_INT, NULL, 0, 0};
-    lga_run_fill(L, S, out, &z, fname);
+  /* operands the backend can take: a at A_idx, b at B_idx */
+  int A_idx = 1, B_idx = 2;
+  ga_array *A = a, *B = b;
+  if (!ga_matmul_operand_ok(a, dt)) {
+    A = lga_to_device(L, S, 1, dev, dt, 1, fname);
+    A_idx = lua_gettop(L);
+  }
+  if (!ga_matmul_operand_ok(b, dt)) {
+    B = lga_to_device(L, S, 2, dev, dt, 1, fname);
+    B_idx = lua_gettop(L);
+  }
+  (void)A_idx, (void)B_idx;   /* they stay on the stack (alive) until we return */
+  ga_array *target;
+  if (out && out->dtype == dt && ga_matmul_out_ok(out, A, B)) {
+    target = out;
+    lua_pushvalue(L, out_idx);
+  } else {
+    target = lga_new_array(L, S, fname, dev, dt, nd, shape);
+  }
+  int target_idx = lua_gettop(L);
+  if (target->size > 0) {
+    if (a->shape[a->ndim - 1] == 0) {   /* an empty sum */
+      ga_operand z = {GA_ARG_INT, NULL, 0, 0};
+      lga_run_fill(L, S, target, &z, fname);
+    } else if (ga_matmul_run(A, B, target, lga_stream(S, dev))) {
+      return lga_fail(L, fname);
+    }
+  }
+  if (out && target != out) {
+    lga_run_copy(L, S, out, target, fname);
+    lua_pushvalue(L, out_idx);
     return 1;
   }
-  int rc = ga_matmul(A, B, out, lga_stream(S, GA_DEVICE(a)));
-  if (rc) return lga_fail(L, fname);
+  lua_pushvalue(L, target_idx);
   return 1;
 }
 

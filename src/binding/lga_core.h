@@ -105,6 +105,8 @@ void lga_open_reduce(lua_State *L);      /* core._reduce, _reduce_host: the redu
 void lga_open_ranges(lua_State *L);       /* core._range_push/_range_pop: NVTX ranges (lga_ranges.c) */
 void lga_open_ledger(lua_State *L);       /* core.sync_ledger: implicit syncs by call site (lga_ledger.c) */
 void lga_open_files(lua_State *L);       /* core._files, core._files_host: .npy/.npz, bytes (lga_files.c, lga_npz.c) */
+void lga_open_fuse(lua_State *L);       /* core._fuse_resolve, core._fuse_ctype (lga_fuse.c) */
+void lga_open_dist(lua_State *L);       /* core._dist_*: ga.distributed (lga_dist.c) */
 void lga_open_testhooks(lua_State *L);  /* spec-only kernel sources and compiles (lga_testhooks.c) */
 /* Indexing (lga_index.c): x[key] with (x, key) on the stack, x[key] = v with
  * (x, key, v); a key's items (returns their count, pushes the key's index

@@ -20,7 +20,7 @@ typedef struct lga_ewk {
 } lga_ewk;
 
 static const char *const ctor_options[] = {"name", "preamble", "loop_prep", "after_loop", "reduce_dims",
-                                           "no_return", "return_tuple", NULL};
+                                           "no_return", "return_tuple", "math", NULL};
 
 static bool opt_bool(lua_State *L, const char *fname, int opts, const char *key, bool dflt) {
   if (!opts) return dflt;
@@ -68,7 +68,9 @@ static int l_ewk_new(lua_State *L) {
   bool reduce = opt_bool(L, fname, opts, "reduce_dims", true);
   e->no_return = opt_bool(L, fname, opts, "no_return", false);
   e->return_tuple = opt_bool(L, fname, opts, "return_tuple", false);
+  int math = lga_kernel_math_option(L, fname, opts);
   if (ga_ewk_init(&e->k, in, out, op, name, pre, prep, after, reduce)) return lga_fail(L, fname);
+  if (math) ga_ewk_set_math(&e->k, math, NULL);
   snprintf(e->fname, sizeof e->fname, "ElementwiseKernel '%s'", name);
   lua_setiuservalue(L, ud, 1);   /* the texts table */
   luaL_setmetatable(L, LGA_EWK_MT);

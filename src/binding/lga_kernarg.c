@@ -79,3 +79,13 @@ void lga_kernel_operand(lua_State *L, lga_state *S, const ga_ewk *k, const char 
                luaL_typename(L, idx));
   }
 }
+
+int lga_kernel_math_option(lua_State *L, const char *ctor, int opts) {
+  if (!opts) return 0;
+  int t = lua_getfield(L, opts, "math"), m = 0;
+  if (t == LUA_TBOOLEAN) m = lua_toboolean(L, -1);
+  else if (t == LUA_TSTRING && !strcmp(lua_tostring(L, -1), "complex")) m = 2;
+  else if (t != LUA_TNIL) lga_errorf(L, ctor, "option math must be a boolean or \"complex\"");
+  lua_pop(L, 1);
+  return m;
+}

@@ -10,6 +10,10 @@
  * so that it stays valid while the kernel lives.  Errors name `ctor`. */
 const char *lga_kernel_text(lua_State *L, const char *ctor, int idx, int texts, const char *key,
                             const char *dflt, bool numbers);
+/* The constructor option `math` of the table at opts (0: none): false/nil
+ * 0, true 1 (gpuarray's math library: ga_exp, ga_sin ... in the source),
+ * "complex" 2 (with its complex functions). */
+int lga_kernel_math_option(lua_State *L, const char *ctor, int opts);
 /* Stack argument idx, the kernel's argument a (parameter list k), as an
  * operand; arrays must be on the current device unless S is NULL (compile
  * only).  Errors name `fname`. */

@@ -53,6 +53,8 @@ static const struct {
   {"ranges", lga_open_ranges},
   {"files", lga_open_files},
   {"fft", lga_open_fft},
+  {"fuse", lga_open_fuse},
+  {"dist", lga_open_dist},
   {"cudnn", lga_open_cudnn},
   {"testhooks", lga_open_testhooks},
 };

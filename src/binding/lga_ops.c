@@ -33,6 +33,15 @@ int lga_ew(lua_State *L, lga_state *S, const ga_op *op, int first, int opts, con
       }
     } /* fall through */
     default:
+      if (lua_type(L, idx) == LUA_TTABLE && luaL_getmetafield(L, idx, "__ga_fuse") != LUA_TNIL) {
+        /* a symbolic array of a ga.fuse trace: the tracer records the op */
+        int top = lua_gettop(L);
+        lua_pushstring(L, op->name);
+        for (int j = 0; j < op->nin; j++) lua_pushvalue(L, first + j);
+        if (opts) lua_pushvalue(L, opts); else lua_pushnil(L);
+        lua_call(L, op->nin + 2, LUA_MULTRET);
+        return lua_gettop(L) - top + 1;
+      }
       if (lua_type(L, idx) == LUA_TTABLE) {
         /* a nested table of numbers: an array (as np.asarray) on the device
          * of the array operands, else the current one */

@@ -20,7 +20,7 @@ typedef struct lga_redk {
   char fname[GA_EWK_NAMELEN + 32];   /* "ReductionKernel 'name'" */
 } lga_redk;
 
-static const char *const ctor_options[] = {"name", "reduce_type", "reduce_dims", "preamble", NULL};
+static const char *const ctor_options[] = {"name", "reduce_type", "reduce_dims", "preamble", "math", NULL};
 
 /* ga.ReductionKernel(in_params, out_params, map_expr, reduce_expr,
  *                    post_map_expr, identity [, name] [, options]) */
@@ -60,7 +60,9 @@ static int l_redk_new(lua_State *L) {
     else if (t != LUA_TNIL) return lga_errorf(L, fname, "option reduce_dims must be a boolean, got %s", luaL_typename(L, -1));
     lua_pop(L, 3);
   }
+  int math = lga_kernel_math_option(L, fname, opts);
   if (ga_redk_init(&r->k, in, out, map, red, post, ident, name, rtype, pre, reduce_dims)) return lga_fail(L, fname);
+  if (math) ga_ewk_set_math(&r->k.e, math, r->k.hash);
   snprintf(r->fname, sizeof r->fname, "ReductionKernel '%s'", name);
   lua_setiuservalue(L, ud, 1);
   luaL_setmetatable(L, LGA_REDK_MT);

@@ -70,6 +70,14 @@ static int reduce(lua_State *L, const ga_red_op *op, const char *fname) {
   lga_state *S = LGA_STATE(L);
   int top = lua_gettop(L);
   if (top < 1) lga_errorf(L, fname, "expected an array");
+  if (lua_type(L, 1) == LUA_TTABLE && luaL_getmetafield(L, 1, "__ga_fuse_reduce") != LUA_TNIL) {
+    /* a symbolic array of a ga.fuse trace: the tracer records the reduction */
+    lua_insert(L, 1);
+    lua_pushstring(L, fname);
+    lua_insert(L, 2);
+    lua_call(L, top + 1, 1);
+    return 1;
+  }
   if (!lga_toarray(L, 1)) {   /* a Lua value: an array on the current device (or the host) */
     lga_from_value(L, S, 1, LGA_HOST(L) ? GA_CPU : S->device, -1, 0, fname);
     lua_replace(L, 1);

@@ -13,6 +13,7 @@
 #include "core/ga_scan.h"
 #include "core/ga_rand.h"
 #include "core/ga_sort.h"
+#include "core/ga_matmul.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,6 +329,15 @@ static int l_compile_random(lua_State *L) {
   return compile_src(L, "_compile_random", src, "ga_rand", (int)luaL_optinteger(L, 4, 90));
 }
 
+/* ======== small FFTs (kernels/ga_fft_small.cuh) ======== */
+
+/* core._compile_fft(dbl, logn, arch) -> bytes of the image */
+static int l_compile_fft(lua_State *L) {
+  char *src = GPU->fft_source(lua_toboolean(L, 1), (int)luaL_checkinteger(L, 2));
+  if (!src) return lga_errorf(L, "_compile_fft", "no small-FFT kernel of that length");
+  return compile_src(L, "_compile_fft", src, "ga_fft_small", (int)luaL_optinteger(L, 3, 90));
+}
+
 /* ======== sorting (ga_sort.h) ======== */
 
 /* core._sort_source(which, dtype, big, pay_in, pay_out) -> CUDA source;
@@ -367,6 +377,50 @@ static int l_compile_sort(lua_State *L) {
 
 /* core._sync_note(): report one synchronisation as a backend does, so the
  * ledger's bookkeeping is tested where no GPU makes real ones */
+/* ======== matrix products (ga_matmul.h) ======== */
+
+/* core._matmul_source(dtype, m, n, k, a_kfast, b_kfast) -> source;
+ * core._compile_matmul(dtype, m, n, k, a_kfast, b_kfast [, arch]) -> bytes:
+ * the product kernel for a made-up call (m x n sizes pick its tile). */
+static char *matmul_src(lua_State *L, const char *fname) {
+  int dt = lga_opt_dtype(L, 1, fname, -1);
+  if (dt < 0) lga_errorf(L, fname, "a dtype is needed");
+  ga_matmul_call c;
+  memset(&c, 0, sizeof c);
+  c.dtype = dt;
+  c.m = luaL_checkinteger(L, 2), c.n = luaL_checkinteger(L, 3), c.k = luaL_checkinteger(L, 4);
+  c.batch = 1;
+  int64_t isz = GA_ITEMSIZE(dt);
+  c.as[1] = lua_toboolean(L, 5) ? c.k * isz : isz, c.as[2] = lua_toboolean(L, 5) ? isz : c.m * isz;
+  c.bs[1] = lua_toboolean(L, 6) ? isz : c.n * isz, c.bs[2] = lua_toboolean(L, 6) ? c.k * isz : isz;
+  c.os[1] = c.n * isz, c.os[2] = isz;
+  c.a = c.b = (const char *)(uintptr_t)4096, c.out = (char *)(uintptr_t)8192;
+  char *src = ga_matmul_source(&c);
+  if (!src) lga_fail(L, fname);
+  return src;
+}
+
+static int l_matmul_source(lua_State *L) {
+  char *src = matmul_src(L, "matmul_source");
+  lua_pushstring(L, src);
+  free(src);
+  return 1;
+}
+
+static int l_compile_matmul(lua_State *L) {
+  char *src = matmul_src(L, "compile_matmul");
+  int arch = (int)luaL_optinteger(L, 7, 90);
+  char *image;
+  size_t size;
+  int is_ptx;
+  int rc = ga_compile(src, "ga_matmul", arch, NULL, 0, &image, &size, &is_ptx);
+  free(src);
+  if (rc) return lga_fail(L, "compile_matmul");
+  free(image);
+  lua_pushinteger(L, (lua_Integer)size);
+  return 1;
+}
+
 static int l_sync_note(lua_State *L) {
   (void)L;
   ga_sync_note(-1);
@@ -381,8 +435,10 @@ void lga_open_testhooks(lua_State *L) {
     {"scan_source", l_scan_source}, {"compile_scan", l_compile_scan},
     {"nonzero_source", l_nonzero_source}, {"compile_nonzero", l_compile_nonzero},
     {"_random_source", l_random_source}, {"_compile_random", l_compile_random},
+    {"_compile_fft", l_compile_fft},
     {"_sort_source", l_sort_source}, {"_compile_sort", l_compile_sort},
     {"_sync_note", l_sync_note},
+    {"_matmul_source", l_matmul_source}, {"_compile_matmul", l_compile_matmul},
     {NULL, NULL}};
   lga_setfuncs(L, fns, -1);
 }

@@ -4,6 +4,7 @@
 #include "binding/lga_core.h"
 #include "base/ga_checked.h"
 #include "core/ga_backend.h"
+#include "core/ga_dist.h"
 #include <math.h>
 #include <string.h>
 
@@ -39,11 +40,18 @@ ga_array *lga_to_device(lua_State *L, lga_state *S, int src_idx, int device, int
   }
   ga_array *dst = lga_new_array(L, S, fname, device, src->dtype, src->ndim, src->shape);
   int sync_dev = device != GA_CPU ? device : sdev;
-  /* synchronous whenever the host side is involved: host memory may be
-   * read or changed by Lua as soon as we return */
-  if (ga_memcpy(device, GA_DATA(dst), sdev, GA_DATA(c), (size_t)src->size * GA_ITEMSIZE(src->dtype),
-                     lga_stream(S, sync_dev), device == GA_CPU || sdev == GA_CPU))
+  size_t nbytes = (size_t)src->size * GA_ITEMSIZE(src->dtype);
+  if (device != GA_CPU && sdev != GA_CPU) {
+    /* GPU to GPU: peer to peer (or staged through pinned host memory),
+     * ordered by events between the two devices' current streams */
+    if (ga_peer_copy(device, GA_DATA(dst), lga_stream(S, device), sdev, GA_DATA(c), lga_stream(S, sdev), nbytes))
+      lga_fail(L, fname);
+  } else if (ga_memcpy(device, GA_DATA(dst), sdev, GA_DATA(c), nbytes, lga_stream(S, sync_dev),
+                       device == GA_CPU || sdev == GA_CPU)) {
+    /* synchronous whenever the host side is involved: host memory may be
+     * read or changed by Lua as soon as we return */
     lga_fail(L, fname);
+  }
   if (dtype != src->dtype) {
     ga_array *out = lga_new_array(L, S, fname, device, dtype, src->ndim, src->shape);
     lga_run_copy(L, S, out, dst, fname);
@@ -149,6 +157,8 @@ ga_array *lga_from_value(lua_State *L, lga_state *S, int idx, int device, int dt
   int t = lua_type(L, idx);
   if (t != LUA_TTABLE && t != LUA_TNUMBER && t != LUA_TBOOLEAN)
     lga_errorf(L, fname, "cannot make an array from a %s", luaL_typename(L, idx));
+  if (t == LUA_TTABLE && luaL_getmetafield(L, idx, "__ga_fuse") != LUA_TNIL)
+    lga_errorf(L, fname, "a traced array of ga.fuse cannot be used here (%s cannot be fused)", fname);
   nest n = {0, {0}, 0};
   scan_shape(L, idx, &n, fname);
   reserve_levels(L, n.ndim, fname);

@@ -13,10 +13,6 @@ int ga_memcpy(int dst_dev, void *dst, int src_dev, const void *src, size_t n, vo
   return ga_backend_of(dev)->memcpy(dst_dev, dst, src_dev, src, n, stream, sync);
 }
 
-int ga_matmul(const ga_array *a, const ga_array *b, ga_array *out, void *stream) {
-  return ga_backend_of(GA_DEVICE(a))->matmul(a, b, out, stream);
-}
-
 static int no_slot(const ga_backend *be, const char *what) {
   return ga_err(GA_EINVAL, "%s: not available on the %s backend", what, be->name);
 }

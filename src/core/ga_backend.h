@@ -27,8 +27,6 @@ ga_pool *ga_mem_pool(int device);
 /* n bytes between any two buffers (host or device) on stream; with sync,
  * wait for it before returning. */
 int ga_memcpy(int dst_dev, void *dst, int src_dev, const void *src, size_t n, void *stream, int sync);
-/* out = a @ b (2-D float16/32/64 of a's device; out C-contiguous (m, n)). */
-int ga_matmul(const ga_array *a, const ga_array *b, ga_array *out, void *stream);
 /* Random draws into c->out (kernels/ga_philox.cuh defines the stream) and
  * the GPU kernel's text for a call (specs compile it without a GPU). */
 int ga_rand(const ga_rand_call *c);

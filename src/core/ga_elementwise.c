@@ -144,10 +144,12 @@ int ga_ew_prepare(const ga_op *op, const ga_operand *ins, int dtype_req, int cas
     const ga_array *a = ins[k].arr;
     arrs[k] = a;
     if (narr++ == 0) device = GA_DEVICE(a);
-    else if (GA_DEVICE(a) != device)
+    else if (GA_DEVICE(a) != device) {
+      const char *n1 = ga_device_name(device, b1);
       return ga_err(GA_EDEVICE, "operands are on different devices (%s and %s); move one with "
-                    "ga.asarray(x) (to the GPU) or x:get() (to the host)",
-                    ga_device_name(device, b1), ga_device_name(GA_DEVICE(a), b2));
+                    "x:to(\"%s\") (ga.asarray(x) under that device; x:get() to the host)",
+                    n1, ga_device_name(GA_DEVICE(a), b2), n1);
+    }
     /* a fixed-dtype slot (ldexp's exponent) does not promote the others */
     if (!ga_op_in_fixed(op, k)) pdt[np++] = a->dtype;
     if (a->dtype != GA_BOOL) all_bool = arrays_bool = false;

@@ -169,6 +169,7 @@ int ga_ewk_init(ga_ewk *k, const char *in_params, const char *out_params, const 
   k->loop_prep = loop_prep;
   k->after_loop = after_loop;
   k->reduce_dims = reduce_dims;
+  k->host_ok = true;
   /* a macro of the preamble or loop_prep could read an output behind the
    * operation's back: any mention there counts as a read */
   for (int a = k->nin; a < np; a++)
@@ -191,6 +192,15 @@ int ga_ewk_init(ga_ewk *k, const char *in_params, const char *out_params, const 
     k->hash[h] = ga_hash64(g, sizeof g, x);
   }
   return GA_OK;
+}
+
+void ga_ewk_set_math(ga_ewk *k, int math, uint64_t *extra) {
+  k->math = math;
+  for (int h = 0; h < 2; h++) {
+    int32_t m = math;
+    k->hash[h] = ga_hash64(&m, sizeof m, k->hash[h]);
+    if (extra) extra[h] = ga_hash64(&m, sizeof m, extra[h]);
+  }
 }
 
 /* ---- write-first analysis: a small C lexer ---- */
@@ -323,7 +333,7 @@ int ga_ewk_resolve(const ga_ewk *k, const ga_ewk_operand *ops, int nargs, int de
     }
     if (!o->arr->buf) return ga_err(GA_EFREED, "argument #%d (%s): array has been freed", a + 1, k->p[a].name);
     int d = GA_DEVICE(o->arr);
-    if (d == GA_CPU)
+    if (d == GA_CPU && !k->host_ok)
       return ga_err(GA_EDEVICE, "%s needs a CUDA device: argument #%d (%s) is a host (cpu) array; "
                     "host arrays run built-in ops only (move it with ga.asarray(x))", k->what, a + 1, k->p[a].name);
     if (first < 0) { first = a; device = d; }
@@ -332,7 +342,7 @@ int ga_ewk_resolve(const ga_ewk *k, const ga_ewk_operand *ops, int nargs, int de
                     k->p[first].name, ga_device_name(device, b1), a + 1, k->p[a].name, ga_device_name(d, b2));
   }
   if (first < 0) {
-    if (default_device == GA_CPU)
+    if (default_device == GA_CPU && !k->host_ok)
       return ga_err(GA_EDEVICE, "%s needs a CUDA device (no array argument, and the current device is cpu)",
                     k->what);
     device = default_device;

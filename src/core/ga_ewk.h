@@ -14,6 +14,10 @@
 int ga_ewk_init(ga_ewk *k, const char *in_params, const char *out_params, const char *operation,
                 const char *name, const char *preamble, const char *loop_prep, const char *after_loop,
                 bool reduce_dims);
+/* The `math` option (0, 1 or 2: ga_ewk.math), folded into the hashes;
+ * call after ga_ewk_init (ReductionKernel: after ga_redk_init, with its
+ * own hashes in extra, else NULL). */
+void ga_ewk_set_math(ga_ewk *k, int math, uint64_t *extra);
 /* Does `op` assign `name` unconditionally (a top-level statement `name =
  * expr;` whose expr does not mention it) before any other use? */
 bool ga_ewk_write_first(const char *op, const char *name);

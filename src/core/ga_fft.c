@@ -37,6 +37,16 @@ int ga_fft_out_geometry(const ga_array *in, int axis, int kind, int64_t n, int *
   return ga_shape_size(in->ndim, shape, GA_ITEMSIZE(*dtype), &size);
 }
 
+/* out *= scale through the elementwise pipeline (in place: out is the
+ * identical view of the input) */
+static int scale_out(ga_array *out, double scale, void *stream) {
+  if (scale == 1.0) return GA_OK;
+  ga_ew_plan p;
+  ga_operand ins[2] = {{GA_ARG_ARRAY, out, 0, 0}, {GA_ARG_FLOAT, NULL, 0, scale}};
+  int rc = ga_ew_prepare(&ga_ops[GA_OP_MULTIPLY], ins, out->dtype, GA_CAST_SAME_KIND, &p);
+  return rc ? rc : ga_ew_run(&p, ins, &out, stream);
+}
+
 int ga_fft_axis(const ga_array *in, ga_array *out, int axis, int kind, int inverse, int64_t n, double scale,
                 void *stream) {
   int dtype;
@@ -106,13 +116,108 @@ int ga_fft_axis(const ga_array *in, ga_array *out, int axis, int kind, int inver
   int scaled = 0;
   rc = be->fft(&c, &scaled);
   if (copy) ga_array_release(&tmp);
-  if (rc || scaled || scale == 1.0) return rc;
-  /* out *= scale through the elementwise pipeline (in place: out is the
-   * identical view of the input) */
-  ga_ew_plan p;
-  ga_operand ins[2] = {{GA_ARG_ARRAY, out, 0, 0}, {GA_ARG_FLOAT, NULL, 0, scale}};
-  if ((rc = ga_ew_prepare(&ga_ops[GA_OP_MULTIPLY], ins, out->dtype, GA_CAST_SAME_KIND, &p))) return rc;
-  return ga_ew_run(&p, ins, &out, stream);
+  if (rc || scaled) return rc;
+  return scale_out(out, scale, stream);
+}
+
+/* the outer axes of a multi-axis transform may go into one plan when, in
+ * order of decreasing input stride, each stride is a positive multiple of
+ * the next one, at least that axis's length times it, the output's strides
+ * go the same way, and every stride is a whole number of elements */
+static int nested(const int64_t *st, const int64_t *n, const int *ax, int rank, int64_t isz) {
+  for (int i = 0; i < rank; i++) {
+    int64_t s = st[ax[i]];
+    if (s <= 0 || s % isz) return 0;
+    if (i + 1 < rank) {
+      int64_t inner = st[ax[i + 1]];
+      if (inner <= 0 || s % inner || s / inner < n[ax[i + 1]]) return 0;
+    }
+  }
+  return 1;
+}
+
+int ga_fft_axes(const ga_array *in, ga_array *out, int rank, const int *axes, int inverse, double scale,
+                void *stream, int *done) {
+  *done = 0;
+  int dev = GA_DEVICE(in);
+  if (rank < 2 || rank > 3) return GA_OK;
+  if (in->dtype != GA_COMPLEX64 && in->dtype != GA_COMPLEX128)
+    return ga_err(GA_ETYPE, "a complex-input transform needs complex64 or complex128, got %s",
+                  ga_dtypes[in->dtype].name);
+  if (GA_DEVICE(out) != dev) return ga_err(GA_EDEVICE, "the output is on another device than the input");
+  if (out->dtype != in->dtype || out->ndim != in->ndim ||
+      memcmp(out->shape, in->shape, sizeof(int64_t) * (size_t)in->ndim))
+    return ga_err(GA_EINTERNAL, "fft output of the wrong dtype or shape");
+  const ga_backend *be = ga_backend_of(dev);
+  if (!be->fft || !be->fft_multi) return GA_OK;   /* one axis at a time */
+  int ax[3], seen = 0;
+  for (int i = 0; i < rank; i++) {
+    if (axes[i] < 0 || axes[i] >= in->ndim || (seen >> axes[i] & 1))
+      return ga_err(GA_EINVAL, "bad or repeated axis %d", axes[i] + 1);
+    seen |= 1 << axes[i];
+    ax[i] = axes[i];
+  }
+  if (in->size == 0) {
+    *done = 1;
+    return GA_OK;
+  }
+  /* the transform over several axes is separable: their order does not
+   * matter, so sort them by decreasing input stride (insertion sort) */
+  for (int i = 1; i < rank; i++)
+    for (int j = i; j > 0 && in->strides[ax[j - 1]] < in->strides[ax[j]]; j--) {
+      int t = ax[j];
+      ax[j] = ax[j - 1], ax[j - 1] = t;
+    }
+  int64_t isz = GA_ITEMSIZE(in->dtype);
+  for (int i = 0; i < rank; i++)
+    if (in->shape[ax[i]] < 2) return GA_OK;   /* a length-1 axis: the 1-D path copies it */
+  if (!nested(in->strides, in->shape, ax, rank, isz) || !nested(out->strides, out->shape, ax, rank, isz))
+    return GA_OK;
+  for (int d = 0; d < in->ndim; d++)   /* broadcast batch axes: the 1-D path copies them */
+    if ((in->strides[d] <= 0 || out->strides[d] <= 0) && in->shape[d] > 1) return GA_OK;
+
+  ga_fft_call c;
+  memset(&c, 0, sizeof c);
+  c.kind = GA_FFT_C2C;
+  c.inverse = inverse != 0;
+  c.dtype_in = c.dtype_out = in->dtype;
+  int last = ax[rank - 1];
+  c.n = c.in_len = c.out_len = in->shape[last];
+  c.in = GA_DATA(in);
+  c.out = GA_DATA(out);
+  c.istride = in->strides[last];
+  c.ostride = out->strides[last];
+  c.rank = rank;
+  for (int i = 0; i + 1 < rank; i++) {
+    c.outer_n[i] = in->shape[ax[i]];
+    c.outer_istr[i] = in->strides[ax[i]];
+    c.outer_ostr[i] = out->strides[ax[i]];
+  }
+  c.scale = scale;
+  c.device = dev;
+  c.stream = stream;
+  int nb = 0;
+  for (int d = 0; d < in->ndim; d++) {
+    if (seen >> d & 1) continue;
+    c.bshape[nb] = in->shape[d];
+    c.bistr[nb] = in->strides[d];
+    c.bostr[nb] = out->strides[d];
+    nb++;
+  }
+  if (nb == 0) {
+    c.bndim = 1;
+    c.bshape[0] = 1;
+  } else {
+    int64_t *st[2] = {c.bistr, c.bostr};
+    c.bndim = ga_collapse(nb, c.bshape, 2, st, true);
+  }
+  c.batch = 1;
+  for (int d = 0; d < c.bndim; d++) c.batch *= c.bshape[d];
+  int scaled = 0;
+  int rc = be->fft(&c, &scaled);
+  if (rc) return rc;
+  *done = 1;
+  return scaled ? GA_OK : scale_out(out, scale, stream);
 }
 
 int ga_fft_cache(int dev, int op, int64_t value, ga_fft_cache_info *info) {

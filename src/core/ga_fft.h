@@ -18,6 +18,13 @@ int ga_fft_out_geometry(const ga_array *in, int axis, int kind, int64_t n, int *
  * copied first.  An empty array is no work. */
 int ga_fft_axis(const ga_array *in, ga_array *out, int axis, int kind, int inverse, int64_t n, double scale,
                 void *stream);
+/* out (in's dtype, complex, and shape) = scale * the C2C transform of
+ * `in` over `rank` (2 or 3) distinct axes (0-based) at once, as one plan of
+ * the backend (rank-2/3 cuFFT) when the backend takes such calls
+ * (fft_multi) and the layout nests (see ga_fft_call); *done = 0, and no
+ * error, when it does not: the caller then goes one axis at a time. */
+int ga_fft_axes(const ga_array *in, ga_array *out, int rank, const int *axes, int inverse, double scale,
+                void *stream, int *done);
 /* The plan cache of device dev (GA_CPU: the host's): op GA_FFTC_* with
  * value, then *info; an error when the backend has no FFT. */
 int ga_fft_cache(int dev, int op, int64_t value, ga_fft_cache_info *info);

@@ -61,6 +61,7 @@ int ga_redk_init(ga_redk *k, const char *in_params, const char *out_params, cons
   int rc = ga_ewk_init(&k->e, in_params, out_params, map_expr, name, preamble, "", "", reduce_dims);
   if (rc) return rc;
   k->e.what = "ReductionKernel";
+
   int np = k->e.nin + k->e.nout;
   if (k->e.nout == 0) return ga_err(GA_EINVAL, "out_params is empty: a reduction has at least one output");
   if (k->e.nin == 0) return ga_err(GA_EINVAL, "in_params is empty: a reduction has at least one input");

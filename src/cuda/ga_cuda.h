@@ -60,11 +60,16 @@ char *ga_cuda_ew_source(const ga_ew_call *c);
 int ga_cuda_flush(int dev);
 
 /* BLAS */
-int ga_cuda_matmul(const ga_array *a, const ga_array *b, ga_array *out, void *stream);
+int ga_cuda_matmul(const ga_matmul_call *c);
+char *ga_cuda_matmul_source(const ga_matmul_call *c);
 int ga_cuda_rand(const ga_rand_call *c);
 /* FFT on cuFFT (cuda/ga_cuda_fft.c): the fft slot and its plan cache's */
 int ga_cuda_fft(const ga_fft_call *c, int *scaled);
 int ga_cuda_fft_cache(int dev, int op, int64_t value, ga_fft_cache_info *info);
+/* our own small C2C FFTs (cuda/ga_cuda_fft_small.c): *done = 1 when the
+ * call (batch axis pd) was one for them and is queued, scale applied */
+int ga_cuda_fft_small(const ga_fft_call *c, int pd, int *done);
+char *ga_cuda_fft_small_source(int dbl, int logn);
 char *ga_cuda_rand_source(const ga_rand_call *c);
 int ga_cuda_curand_open(int dev, int kind, uint64_t seed, uint64_t offset, void **gen);
 int ga_cuda_curand_draw(const ga_curand_call *c);
@@ -116,6 +121,18 @@ char *ga_cuda_redk_source(const ga_redk_call *c, int second, int sms);
 /* Which user text an NVRTC error points at: "identity" when the log's
  * first error lies in the identity's line, else NULL. */
 const char *ga_cuda_redk_blame(const char *source, const char *log);
+
+/* Peer copies (ga_cuda_peer.c) and NCCL collectives (ga_cuda_nccl.c): the
+ * peer_copy and dist_* slots of ga_cuda_backend. */
+#include "base/ga_dist.h"
+int ga_cuda_peer_copy(int dst_dev, void *dst, void *dst_stream, int src_dev, const void *src, void *src_stream,
+                      size_t n);
+int ga_cuda_dist_version(int *version);
+int ga_cuda_dist_unique_id(unsigned char id[GA_DIST_ID_BYTES]);
+int ga_cuda_dist_init(ga_comm *c, const unsigned char *id);
+int ga_cuda_dist_run(ga_comm *c, const ga_dist_call *k);
+int ga_cuda_dist_group(ga_comm *c, int start);
+void ga_cuda_dist_destroy(ga_comm *c, int abort);
 
 /* ga.cudnn's slots (cuda/ga_cuda_dnn.c): cuDNN through dlopen */
 struct ga_dnn_call;

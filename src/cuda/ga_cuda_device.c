@@ -47,6 +47,8 @@ int ga_cuda_set_device(int dev) {
   return GA_OK;
 }
 
+void ga_cuda_forget_device(void) { current_dev = -1; }
+
 const ga_device_props *ga_cuda_props(int dev) {
   if (ga_cuda_check_device(dev)) return NULL;
   if (__atomic_load_n(&props_ready[dev], __ATOMIC_ACQUIRE)) return &props[dev];

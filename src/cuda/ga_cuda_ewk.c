@@ -20,6 +20,8 @@
 
 extern const char ga_kernel_ga_types[];
 extern const char ga_kernel_ga_ewk[];
+extern const char ga_kernel_ga_math[];
+extern const char ga_kernel_ga_cmath[];
 
 #define BLOCK GA_EW_BLOCK
 
@@ -131,6 +133,8 @@ static char *gen_source(const void *ud) {
   ga_strbuf b;
   ga_sb_init(&b);
   ga_sb_puts(&b, ga_kernel_ga_types);
+  if (k->math) ga_sb_puts(&b, ga_kernel_ga_math);
+  if (k->math > 1) ga_sb_puts(&b, ga_kernel_ga_cmath);
   ga_sb_puts(&b, ga_kernel_ga_ewk);
   ga_sb_printf(&b, "// ElementwiseKernel %s\n", k->name);
   for (int t = 0; t < k->ntv; t++) ga_sb_printf(&b, "typedef %s %s;\n", ga_cu_type(c->tv_dtype[t]), k->tnames[t]);

@@ -9,7 +9,8 @@
  * memory pool (so used_bytes counts it and clear_plan_cache gives it back).
  * cuFFT starts on the first transform, never at require time.  Length 1
  * needs no plan: strided copies.  Scaling (norm) is left to the core's
- * elementwise pipeline (*scaled = 0). */
+ * elementwise pipeline (*scaled = 0).  Small power-of-two C2C transforms
+ * skip cuFFT: cuda/ga_cuda_fft_small.c. */
 #include "cuda/ga_cuda.h"
 #include "cuda/ga_cuda_internal.h"
 #include "base/ga_dtype.h"
@@ -47,8 +48,10 @@ static int fft_error(cufftResult r, const char *what) {
 /* ---- the plan cache ---- */
 
 typedef struct plan_key {
-  int kind, dbl;
-  long long n, istride, idist, ostride, odist, batch;
+  int kind, dbl, rank;
+  long long n[3];                 /* lengths, outermost first (rank of them) */
+  long long inembed[3], onembed[3];   /* storage lengths (cuFFT's advanced layout) */
+  long long istride, idist, ostride, odist, batch;
   void *stream;
 } plan_key;
 
@@ -150,21 +153,34 @@ static int plan_new(int dev, const plan_key *k, plan_entry **out) {
     free(e);
     return fft_error(r, "cufftCreate");
   }
+  const char *what = "cufftSetAutoAllocation";
   if ((r = cufftSetAutoAllocation(e->plan, 0)) != CUFFT_SUCCESS) goto fail;
-  long long n[1] = {k->n};
-  long long in_len = k->kind == GA_FFT_C2R ? k->n / 2 + 1 : k->n;
-  long long out_len = k->kind == GA_FFT_R2C ? k->n / 2 + 1 : k->n;
-  long long inembed[1] = {in_len}, onembed[1] = {out_len};
+  long long n[3], inembed[3], onembed[3], ivol = 1, ovol = 1;
+  int basic = k->istride == 1 && k->ostride == 1;
+  for (int i = 0; i < k->rank; i++) {
+    n[i] = k->n[i], inembed[i] = k->inembed[i], onembed[i] = k->onembed[i];
+    ivol *= inembed[i], ovol *= onembed[i];
+    /* real<->complex (rank 1): the stored lengths are n/2+1 on one side */
+    long long in_len = k->kind == GA_FFT_C2R && i == k->rank - 1 ? n[i] / 2 + 1 : n[i];
+    long long out_len = k->kind == GA_FFT_R2C && i == k->rank - 1 ? n[i] / 2 + 1 : n[i];
+    basic = basic && inembed[i] == in_len && onembed[i] == out_len;
+  }
   /* a single transform has no batch distance (0 in the key), but cuFFT
    * refuses a zero one: any distance past the signal will do */
-  long long idist = k->batch > 1 ? k->idist : in_len * k->istride;
-  long long odist = k->batch > 1 ? k->odist : out_len * k->ostride;
+  long long idist = k->batch > 1 ? k->idist : ivol * k->istride;
+  long long odist = k->batch > 1 ? k->odist : ovol * k->ostride;
   /* contiguous signals back to back: cuFFT's basic layout (no embeds) */
-  int basic = k->istride == 1 && k->ostride == 1 && idist == in_len && odist == out_len;
+  basic = basic && idist == ivol && odist == ovol;
   size_t ws = 0;
-  r = cufftMakePlanMany64(e->plan, 1, n, basic ? NULL : inembed, k->istride, idist, basic ? NULL : onembed,
+  what = "cufftMakePlanMany64";
+  r = cufftMakePlanMany64(e->plan, k->rank, n, basic ? NULL : inembed, k->istride, idist, basic ? NULL : onembed,
                           k->ostride, odist, type_of(k->kind, k->dbl), k->batch, &ws);
   if (r != CUFFT_SUCCESS) goto fail;
+  /* the stream is part of the key: set once */
+  if ((r = cufftSetStream(e->plan, (cudaStream_t)k->stream)) != CUFFT_SUCCESS) {
+    what = "cufftSetStream";
+    goto fail;
+  }
   e->work_size = ws;
   if (ws > 0) {
     void *ptr;
@@ -182,6 +198,7 @@ static int plan_new(int dev, const plan_key *k, plan_entry **out) {
       free(e);
       return ga_pool_oom(pool, ws, limit_hit);
     }
+    what = "cufftSetWorkArea";
     if ((r = cufftSetWorkArea(e->plan, ptr)) != CUFFT_SUCCESS) goto fail;
   }
   *out = e;
@@ -190,7 +207,7 @@ fail:
   if (e->work_block) ga_pool_free(ga_cuda_pool(dev), e->work_block);
   cufftDestroy(e->plan);
   free(e);
-  return fft_error(r, "cufftMakePlanMany64");
+  return fft_error(r, what);
 }
 
 int ga_cuda_fft_cache(int dev, int op, int64_t value, ga_fft_cache_info *info) {
@@ -242,7 +259,6 @@ int ga_cuda_fft(const ga_fft_call *c, int *scaled) {
   int dev = c->device, rc;
   if (dev < 0 || dev >= GA_MAX_DEVICES) return ga_err(GA_EDEVICE, "no CUDA device %d", dev);
   if ((rc = ga_cuda_set_device(dev))) return rc;
-  if ((rc = ga_cuda_flush(dev))) return rc;   /* cuFFT work goes after queued kernels */
   int cin = c->kind != GA_FFT_R2C;
   int dbl = (cin ? c->dtype_in : c->dtype_out) == GA_COMPLEX128;
   int64_t isz = GA_ITEMSIZE(c->dtype_in), osz = GA_ITEMSIZE(c->dtype_out);
@@ -256,14 +272,34 @@ int ga_cuda_fft(const ga_fft_call *c, int *scaled) {
     if (c->istride % isz || c->ostride % osz || bistr % isz || bostr % osz || c->istride < 0 || bistr < 0 ||
         c->ostride <= 0 || bostr < 0)
       return ga_err(GA_EINTERNAL, "fft: strides cuFFT cannot take (the core copies such inputs)");
+    int done = 0;   /* a small transform: our own kernel, through the launch queue */
+    if ((rc = ga_cuda_fft_small(c, pd, &done))) return rc;
+    if (done) {
+      *scaled = 1;
+      return GA_OK;
+    }
   }
+  if ((rc = ga_cuda_flush(dev))) return rc;   /* cuFFT work goes after queued kernels */
 
   plan_entry *e = NULL;
   if (c->n > 1) {
     plan_key k;
     memset(&k, 0, sizeof k);
-    k.kind = c->kind, k.dbl = dbl, k.n = c->n;
+    k.kind = c->kind, k.dbl = dbl;
     k.istride = c->istride / isz, k.ostride = c->ostride / osz;
+    int rank = c->rank > 1 ? c->rank : 1;
+    k.rank = rank;
+    k.n[rank - 1] = c->n;
+    k.inembed[rank - 1] = c->in_len;
+    k.onembed[rank - 1] = c->out_len;
+    for (int i = rank - 2; i >= 0; i--) {   /* outer axes: storage length = stride ratio */
+      int64_t ii = i + 2 < rank ? c->outer_istr[i + 1] : c->istride;
+      int64_t oi = i + 2 < rank ? c->outer_ostr[i + 1] : c->ostride;
+      k.n[i] = c->outer_n[i];
+      k.inembed[i + 1] = c->outer_istr[i] / ii;
+      k.onembed[i + 1] = c->outer_ostr[i] / oi;
+      k.inembed[i] = k.onembed[i] = c->outer_n[i];
+    }
     k.idist = bistr / isz, k.odist = bostr / osz;
     k.batch = c->bshape[pd];
     k.stream = c->stream;
@@ -288,8 +324,6 @@ int ga_cuda_fft(const ga_fft_call *c, int *scaled) {
       dc->created++;
       push_front(dc, e);
     }
-    cufftResult r = cufftSetStream(e->plan, (cudaStream_t)c->stream);
-    if (r != CUFFT_SUCCESS) rc = fft_error(r, "cufftSetStream");
   }
 
   /* every index of the other batch axes */

@@ -21,4 +21,8 @@ const ga_device_props *ga_cuda_props(int dev);
  * properties cannot be read). */
 int ga_cuda_sm_count(int dev);
 
+/* A library (NCCL) may have called cudaSetDevice behind our back: the
+ * next ga_cuda_set_device sets the device again whatever it was. */
+void ga_cuda_forget_device(void);
+
 #endif

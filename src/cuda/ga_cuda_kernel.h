@@ -12,8 +12,9 @@ typedef char *(*ga_kgen_fn)(const void *ud);  /* malloc'ed source or NULL */
  * can meet; the rest is the call's fields, packed in order by ga_kpack_put. */
 enum {
   GA_KFAM_EW = 1, GA_KFAM_EWK, GA_KFAM_REDUCE, GA_KFAM_REDK, GA_KFAM_GATHER,
-  GA_KFAM_SCAN, GA_KFAM_NONZERO, GA_KFAM_SORT, GA_KFAM_RAND
+  GA_KFAM_SCAN, GA_KFAM_NONZERO, GA_KFAM_SORT, GA_KFAM_RAND, GA_KFAM_FFT
 };
+enum { GA_KFAM_MATMUL = 0x4d };   /* matrix products (ga_cuda_blas.c); apart from the list above */
 
 typedef struct ga_kpack { ga_kkey *key; unsigned bit; } ga_kpack;
 

@@ -19,6 +19,8 @@
 extern const char ga_kernel_ga_types[];
 extern const char ga_kernel_ga_ewk[];
 extern const char ga_kernel_ga_redk[];
+extern const char ga_kernel_ga_math[];
+extern const char ga_kernel_ga_cmath[];
 
 static bool is_arr(const ga_redk_call *c, int a) { return c->arg[a].kind == GA_REDK_ARRAY; }
 
@@ -43,6 +45,8 @@ static void gen_prelude(ga_strbuf *b, const ga_cred_shape *s) {
   const ga_redk *k = c->k;
   int nin = k->e.nin;
   ga_sb_puts(b, ga_kernel_ga_types);
+  if (k->e.math) ga_sb_puts(b, ga_kernel_ga_math);
+  if (k->e.math > 1) ga_sb_puts(b, ga_kernel_ga_cmath);
   ga_sb_puts(b, ga_kernel_ga_ewk);
   ga_sb_printf(b, "// ReductionKernel %s\n", k->e.name);
   for (int t = 0; t < k->e.ntv; t++) ga_sb_printf(b, "typedef %s %s;\n", ga_cu_type(c->tv_dtype[t]), k->e.tnames[t]);

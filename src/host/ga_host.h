@@ -20,10 +20,23 @@ ga_host_loop_fn ga_host_loop(const ga_op *op, int loop_dtype);
  * (uint64, int64) (first = GA_UINT64). */
 ga_host_loop_fn ga_host_loop_mixed(const ga_op *op, int first);
 
-/* out = a @ b for 2-D float16/32/64 host arrays; out is C-contiguous (m, n)
- * of the same dtype; a, b may have any strides. */
+/* The matmul slot (ga_matmul_call), every numeric dtype. */
+int ga_host_matmul_call(const ga_matmul_call *c);
+/* out = a @ b for 2-D host arrays of one dtype; out is C-contiguous (m, n);
+ * a, b may have any strides and may overlap out. */
 int ga_host_matmul(const ga_array *a, const ga_array *b, ga_array *out);
 int ga_host_rand(const ga_rand_call *c);
+/* ElementwiseKernel on host arrays (host/ga_host_ewk.c): the user's C++
+ * compiled by the system compiler; ga_host_jit compiles (cached on disk)
+ * and loads any such source, giving its entry `sym` */
+int ga_host_ewk(const ga_ewk_call *c);
+char *ga_host_ewk_source(const ga_ewk_call *c);
+int ga_host_jit(const char *src, const char *sym, const char *what, const char *name, void **fn);
+const char *ga_host_cxx_prelude(void);   /* CUDA keywords defined away, float16 by bits */
+const char *ga_host_cxx_type(int dtype);  /* the kernel text's C++ type of a dtype */
+/* ReductionKernel on host arrays (host/ga_host_redk.c), the same way */
+int ga_host_redk(const ga_redk_call *c);
+char *ga_host_redk_source(const ga_redk_call *c);
 /* FFT (host/ga_host_fft.c): the fft slot and its plan cache's */
 int ga_host_fft(const ga_fft_call *c, int *scaled);
 int ga_host_fft_cache(int dev, int op, int64_t value, ga_fft_cache_info *info);
@@ -47,6 +60,15 @@ int ga_host_sort(const ga_sort_call *c);
 int ga_host_searchsorted(const ga_search_call *c);
 /* Bounds: the host checks every index before touching x. */
 int ga_host_gather(const ga_gather_call *c);
+
+/* The one-rank world of ga.distributed on the host (ga_host_dist.c) */
+#include "base/ga_dist.h"
+int ga_host_dist_version(int *version);
+int ga_host_dist_unique_id(unsigned char id[GA_DIST_ID_BYTES]);
+int ga_host_dist_init(ga_comm *c, const unsigned char *id);
+int ga_host_dist_run(ga_comm *c, const ga_dist_call *k);
+int ga_host_dist_group(ga_comm *c, int start);
+void ga_host_dist_destroy(ga_comm *c, int abort);
 
 /* ga.cudnn's slots (host/ga_host_dnn.c) */
 struct ga_dnn_call;

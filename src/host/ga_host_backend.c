@@ -14,11 +14,6 @@ static int nz_fill(const ga_nz_call *c, const ga_scratch *scratch) {
   return ga_host_nonzero_fill(c);
 }
 
-static int matmul(const ga_array *a, const ga_array *b, ga_array *out, void *stream) {
-  (void)stream;
-  return ga_host_matmul(a, b, out);
-}
-
 static int one_device(void) { return 1; }
 
 static int check_device(int dev) {
@@ -57,8 +52,10 @@ const ga_backend ga_host_backend = {
   .sort = ga_host_sort,
   .searchsorted = ga_host_searchsorted,
   .gather = ga_host_gather,
-  .matmul = matmul,
+  .matmul = ga_host_matmul_call,
   .rand = ga_host_rand,
+  .ewk = ga_host_ewk,   /* host/ga_host_ewk.c: the system C++ compiler */
+  .redk = ga_host_redk, /* host/ga_host_redk.c */
   .fft = ga_host_fft,
   .fft_cache = ga_host_fft_cache,
   .device_count = one_device,
@@ -67,6 +64,13 @@ const ga_backend ga_host_backend = {
   .pool = pool,
   .memcpy = copy,
   .flush = flush,
+  /* ga.distributed: a one-rank world (ga_host_dist.c) */
+  .dist_version = ga_host_dist_version,
+  .dist_unique_id = ga_host_dist_unique_id,
+  .dist_init = ga_host_dist_init,
+  .dist_run = ga_host_dist_run,
+  .dist_group = ga_host_dist_group,
+  .dist_destroy = ga_host_dist_destroy,
   /* ga.cudnn: direct implementations (host/ga_host_dnn.c) */
   .dnn = ga_host_dnn,
   .dnn_load = ga_host_dnn_load,

@@ -229,6 +229,7 @@ static int run_f(const ga_fft_call *c, const entry *e, const char *in, char *out
 
 int ga_host_fft(const ga_fft_call *c, int *scaled) {
   *scaled = 1;
+  if (c->rank > 1) return ga_err(GA_EINTERNAL, "fft: the host transforms one axis at a time");
   int cplx_in = c->kind != GA_FFT_R2C;
   int dt = cplx_in ? c->dtype_in : c->dtype_out;
   if (dt != GA_COMPLEX64 && dt != GA_COMPLEX128) return ga_err(GA_EINTERNAL, "fft: bad dtype %d", dt);
