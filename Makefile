@@ -33,7 +33,8 @@ KERNELS := $(sort $(wildcard kernels/*.cuh kernels/*.cu))
 LUAFILES := $(wildcard lua/gpuarray/*.lua)
 MODULE := $(BUILD)/gpuarray/core.so
 
-.PHONY: all deps test test-asan test-embed examples test-capi test-host test-c test-host-c demo install clean lint fuzz bench crossover fuzz-files
+.PHONY: all deps test test-asan test-embed examples test-capi test-host test-c test-host-c demo install clean lint fuzz bench crossover fuzz-files \
+        check-cudnn-api
 
 all: $(MODULE)
 
@@ -225,9 +226,16 @@ install: $(MODULE)
 	mkdir -p $(INST_INCDIR)
 	cp include/gpuarray.h $(INST_INCDIR)/
 
-lint:
+lint: check-cudnn-api
 	luacheck lua spec examples bench
 	sh tools/lint_layers.sh
+
+# our cuDNN declarations (src/cuda/ga_cudnn_api.h) against cudnn.h, when installed
+check-cudnn-api: | $(BUILD)/obj
+	@if [ -f $(CUDA_DIR)/include/cudnn.h ]; then \
+	  $(CC) -std=gnu99 -Wall -Wextra -Werror -Wno-deprecated-declarations -Isrc -I$(CUDA_DIR)/include \
+	    tools/check_cudnn_api.c -o $(BUILD)/check_cudnn_api && $(BUILD)/check_cudnn_api; \
+	else echo "check-cudnn-api: no $(CUDA_DIR)/include/cudnn.h, skipped"; fi
 
 clean:
 	rm -rf $(BUILD) build-asan

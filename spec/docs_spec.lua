@@ -173,6 +173,11 @@ local function example_cases(label, examples)
           pending("needs a GPU (mentions ga.cuda.*)")
           return
         end
+        -- ga.cudnn on a GPU needs the cuDNN library (GPUARRAY_CUDNN)
+        if ex.usage:find("ga.cudnn.", 1, true) and helper.has_gpu() and not ga.cudnn.available() then
+          pending("needs cuDNN on this GPU machine (set GPUARRAY_CUDNN=/path/to/libcudnn.so.9)")
+          return
+        end
         local ok, text = run_example(loaded)
         assert.is_true(ok, where .. " failed:\n" .. ex.usage .. "\n---- output:\n" .. text:sub(-3000))
       end)
@@ -281,7 +286,7 @@ local function required_names()
     if type(v) == "function" and not k:match("^_") then add("PlanCache:" .. k) end
   end
   for k in pairs(getmetatable(ga.fuse(function() end)).__index) do add("fused:" .. k) end
-  for _, m in ipairs { "testing", "profiler", "fft", "linalg" } do
+  for _, m in ipairs { "testing", "profiler", "fft", "linalg", "cudnn" } do
     for k, v in pairs(ga[m]) do
       if type(v) == "function" then add("ga." .. m .. "." .. k) end
     end

@@ -234,7 +234,7 @@ for name, f in pairs(core.host) do host[name] = f; ga[name] = core[name] end
 -- (after ufuncs): ga.copy, the creation function, over the COPY row.
 for _, part in ipairs { "ufuncs", "shape", "index", "indexing", "join", "sort", "scan", "reduce", "kernel", "raw",
                         "random", "numeric", "construct", "files", "fft", "window", "fuse", "products", "linalg",
-                        "interop" } do
+                        "interop", "cudnn" } do
   local p = require("gpuarray." .. part)
   for k, f in pairs(p.ga) do ga[k] = f end
   for k, f in pairs(p.host) do host[k] = f end
@@ -838,7 +838,7 @@ local function strict(t, name)
 end
 strict(ga, "ga")
 strict(host, "ga.host")
-for _, sub in ipairs { "random", "linalg", "fft" } do
+for _, sub in ipairs { "random", "linalg", "fft", "cudnn" } do
   strict(ga[sub], "ga." .. sub)
   strict(host[sub], "ga.host." .. sub)
 end

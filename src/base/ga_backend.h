@@ -13,6 +13,7 @@
 #include "base/ga_raw.h"
 #include "base/ga_linalg_call.h"
 #include "base/ga_dist.h"
+#include "base/ga_dnn_call.h"
 #include <stddef.h>
 
 typedef struct ga_backend {
@@ -134,6 +135,11 @@ typedef struct ga_backend {
    * so far on `producer` (an event, no host synchronisation); NULL on
    * the host, where streams are no-ops */
   int (*stream_wait)(int dev, void *consumer, void *producer);
+  /* ---- ga.cudnn (base/ga_dnn_call.h): one operation per call; dnn_load
+   * opens the library (cuDNN with dlopen on the GPU; nothing on the host)
+   * and gives its version, or the message saying how to point at it ---- */
+  int (*dnn)(const struct ga_dnn_call *c);
+  int (*dnn_load)(int *version);
 } ga_backend;
 
 extern const ga_backend ga_host_backend;

@@ -104,6 +104,7 @@ void lga_open_scan(lua_State *L);       /* cumsum ... nonzero argwhere flatnonze
 void lga_open_random(lua_State *L);     /* core._random_fill (lga_random.c) */
 void lga_open_curand(lua_State *L);
 void lga_open_fft(lua_State *L);        /* core._fft, core._fft_cache (lga_fft.c) */     /* core._curand_new: cuRAND generators (lga_curand.c) */
+void lga_open_cudnn(lua_State *L);      /* core._dnn, core._dnn_available (lga_cudnn.c) */
 void lga_open_sort(lua_State *L);       /* core._sort, _sort_host, _sort_methods (lga_sort.c) */
 void lga_open_reduce(lua_State *L);      /* core._reduce, _reduce_host: the reduction rows (lga_reduce.c) */
 void lga_open_ranges(lua_State *L);       /* core._range_push/_range_pop: NVTX ranges (lga_ranges.c) */

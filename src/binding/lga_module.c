@@ -57,6 +57,7 @@ static const struct {
   {"linalg", lga_open_linalg},
   {"fuse", lga_open_fuse},
   {"dist", lga_open_dist},
+  {"cudnn", lga_open_cudnn},
   {"testhooks", lga_open_testhooks},
   {"interop", lga_open_interop},
   {"capi", lga_open_capi},

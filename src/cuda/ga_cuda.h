@@ -137,4 +137,9 @@ int ga_cuda_dist_run(ga_comm *c, const ga_dist_call *k);
 int ga_cuda_dist_group(ga_comm *c, int start);
 void ga_cuda_dist_destroy(ga_comm *c, int abort);
 
+/* ga.cudnn's slots (cuda/ga_cuda_dnn.c): cuDNN through dlopen */
+struct ga_dnn_call;
+int ga_cuda_dnn(const struct ga_dnn_call *c);
+int ga_cuda_dnn_load(int *version);
+
 #endif

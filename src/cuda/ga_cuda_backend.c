@@ -67,4 +67,7 @@ const ga_backend ga_cuda_backend = {
   .matmul_source = ga_cuda_matmul_source,
   .pool_new = ga_cuda_pool_new,
   .stream_wait = ga_cuda_stream_wait,
+  /* ga.cudnn: cuDNN 9 opened with dlopen on first use (cuda/ga_cuda_dnn.c) */
+  .dnn = ga_cuda_dnn,
+  .dnn_load = ga_cuda_dnn_load,
 };

@@ -71,4 +71,9 @@ int ga_host_dist_run(ga_comm *c, const ga_dist_call *k);
 int ga_host_dist_group(ga_comm *c, int start);
 void ga_host_dist_destroy(ga_comm *c, int abort);
 
+/* ga.cudnn's slots (host/ga_host_dnn.c) */
+struct ga_dnn_call;
+int ga_host_dnn(const struct ga_dnn_call *c);
+int ga_host_dnn_load(int *version);
+
 #endif

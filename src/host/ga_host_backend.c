@@ -74,4 +74,7 @@ const ga_backend ga_host_backend = {
   .dist_group = ga_host_dist_group,
   .dist_destroy = ga_host_dist_destroy,
   .pool_new = ga_host_pool_new,
+  /* ga.cudnn: direct implementations (host/ga_host_dnn.c) */
+  .dnn = ga_host_dnn,
+  .dnn_load = ga_host_dnn_load,
 };

@@ -1,0 +1,83 @@
+/* `make check-cudnn-api`: our own cuDNN declarations (src/cuda/ga_cudnn_api.h)
+ * against the real cudnn.h, wherever one is installed.  Enum values and the
+ * algorithm-performance struct are compared with static asserts (a wrong
+ * enum would compute garbage silently); every entry point's name must be
+ * declared by cuDNN (a typo would only fail at dlsym time). */
+#include <cudnn.h>
+#include "cuda/ga_cudnn_api.h"
+#include <stddef.h>
+#include <stdio.h>
+
+#define SAME(ours, theirs) _Static_assert((int)(ours) == (int)(theirs), #ours " != " #theirs)
+SAME(GDNN_STATUS_SUCCESS, CUDNN_STATUS_SUCCESS);
+SAME(GDNN_DATA_FLOAT, CUDNN_DATA_FLOAT);
+SAME(GDNN_DATA_DOUBLE, CUDNN_DATA_DOUBLE);
+SAME(GDNN_DATA_HALF, CUDNN_DATA_HALF);
+SAME(GDNN_DEFAULT_MATH, CUDNN_DEFAULT_MATH);
+SAME(GDNN_TENSOR_OP_MATH, CUDNN_TENSOR_OP_MATH);
+SAME(GDNN_TENSOR_OP_MATH_ALLOW_CONVERSION, CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION);
+SAME(GDNN_FMA_MATH, CUDNN_FMA_MATH);
+SAME(GDNN_NOT_PROPAGATE_NAN, CUDNN_NOT_PROPAGATE_NAN);
+SAME(GDNN_PROPAGATE_NAN, CUDNN_PROPAGATE_NAN);
+SAME(GDNN_TENSOR_NCHW, CUDNN_TENSOR_NCHW);
+SAME(GDNN_TENSOR_NHWC, CUDNN_TENSOR_NHWC);
+SAME(GDNN_CONVOLUTION, CUDNN_CONVOLUTION);
+SAME(GDNN_CROSS_CORRELATION, CUDNN_CROSS_CORRELATION);
+SAME(GDNN_POOLING_MAX, CUDNN_POOLING_MAX);
+SAME(GDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING, CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING);
+SAME(GDNN_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING, CUDNN_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING);
+SAME(GDNN_POOLING_MAX_DETERMINISTIC, CUDNN_POOLING_MAX_DETERMINISTIC);
+SAME(GDNN_ACTIVATION_SIGMOID, CUDNN_ACTIVATION_SIGMOID);
+SAME(GDNN_ACTIVATION_RELU, CUDNN_ACTIVATION_RELU);
+SAME(GDNN_ACTIVATION_TANH, CUDNN_ACTIVATION_TANH);
+SAME(GDNN_ACTIVATION_CLIPPED_RELU, CUDNN_ACTIVATION_CLIPPED_RELU);
+SAME(GDNN_ACTIVATION_ELU, CUDNN_ACTIVATION_ELU);
+SAME(GDNN_ACTIVATION_IDENTITY, CUDNN_ACTIVATION_IDENTITY);
+SAME(GDNN_ACTIVATION_SWISH, CUDNN_ACTIVATION_SWISH);
+SAME(GDNN_SOFTMAX_FAST, CUDNN_SOFTMAX_FAST);
+SAME(GDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_ACCURATE);
+SAME(GDNN_SOFTMAX_LOG, CUDNN_SOFTMAX_LOG);
+SAME(GDNN_SOFTMAX_MODE_INSTANCE, CUDNN_SOFTMAX_MODE_INSTANCE);
+SAME(GDNN_SOFTMAX_MODE_CHANNEL, CUDNN_SOFTMAX_MODE_CHANNEL);
+SAME(GDNN_BATCHNORM_PER_ACTIVATION, CUDNN_BATCHNORM_PER_ACTIVATION);
+SAME(GDNN_BATCHNORM_SPATIAL, CUDNN_BATCHNORM_SPATIAL);
+SAME(GDNN_CONVOLUTION_FWD_ALGO_COUNT, CUDNN_CONVOLUTION_FWD_ALGO_COUNT);
+SAME(GDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT);
+SAME(GDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT);
+SAME(GDNN_STATUS_HOST_ALLOCATION_FAILED, CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED);
+SAME(GDNN_STATUS_DEVICE_ALLOCATION_FAILED, CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED);
+/* the backend's mode numbers are cuDNN's (base/ga_dnn_call.h says so) */
+#include "base/ga_dnn_call.h"
+SAME(GA_POOL_MAX, CUDNN_POOLING_MAX);
+SAME(GA_POOL_AVG_INCLUDE, CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING);
+SAME(GA_POOL_AVG_EXCLUDE, CUDNN_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING);
+SAME(GA_ACT_SWISH, CUDNN_ACTIVATION_SWISH);
+SAME(GA_ACT_ELU, CUDNN_ACTIVATION_ELU);
+SAME(GA_SOFTMAX_LOG, CUDNN_SOFTMAX_LOG);
+SAME(GA_SOFTMAX_CHANNEL, CUDNN_SOFTMAX_MODE_CHANNEL);
+SAME(GA_BN_SPATIAL, CUDNN_BATCHNORM_SPATIAL);
+
+#define LAYOUT(T)                                                                      \
+  SAME(sizeof(gdnnAlgoPerf), sizeof(T));                                               \
+  SAME(offsetof(gdnnAlgoPerf, algo), offsetof(T, algo));                               \
+  SAME(offsetof(gdnnAlgoPerf, status), offsetof(T, status));                           \
+  SAME(offsetof(gdnnAlgoPerf, time), offsetof(T, time));                               \
+  SAME(offsetof(gdnnAlgoPerf, memory), offsetof(T, memory));                           \
+  SAME(offsetof(gdnnAlgoPerf, determinism), offsetof(T, determinism));                 \
+  SAME(offsetof(gdnnAlgoPerf, mathType), offsetof(T, mathType));
+LAYOUT(cudnnConvolutionFwdAlgoPerf_t)
+LAYOUT(cudnnConvolutionBwdDataAlgoPerf_t)
+LAYOUT(cudnnConvolutionBwdFilterAlgoPerf_t)
+SAME(sizeof(cudnnStatus_t), sizeof(int));
+SAME(sizeof(cudnnDataType_t), sizeof(int));
+
+/* every entry point exists under its name */
+int main(void) {
+  int n = 0;
+#define X(ret, name, args) n += (&cudnn##name != 0);
+  GDNN_FUNCS(X)
+#undef X
+  printf("cuDNN API: %d entry points and every enum value agree with cudnn.h %d.%d.%d\n", n, CUDNN_MAJOR,
+         CUDNN_MINOR, CUDNN_PATCHLEVEL);
+  return 0;
+}
