@@ -263,7 +263,7 @@ gpu_describe("ReductionKernel on the GPU", function()
 
   it("bad inputs on the GPU: mixed devices, bad reduce expression", function()
     helper.assert_error(function() dot()(ga.ones(3, "float32"), ga.host.ones(3, "float32")) end,
-                        "argument #2 (y) is a host (cpu) array")
+                        "arguments are on different devices (#1 x on cuda:0, #2 y on cpu)")
     local k = RK("T x", "T y", "x", "a +* b", "y = a", "0", "badr")
     helper.assert_error(function() k(ga.ones(3, "float32")) end, "NVRTC compile error")
   end)

@@ -64,7 +64,8 @@ int ga_linalg_run(int op, ga_array *a, ga_array *b, ga_array *u, ga_array *vt, g
   case GA_LA_SYEVD: bsz = n, bdt = rdt; break;
   case GA_LA_GESVD: case GA_LA_GESVDJ:
     if (m < n) return ga_err(GA_EINTERNAL, "gesvd needs m >= n");
-    if (op == GA_LA_GESVDJ && (m > 32 || flag == 0)) return ga_err(GA_EINTERNAL, "gesvdj needs m <= 32 and vectors");
+    /* batched Jacobi: cuSOLVER's up to 32, the GPU's own kernel up to 64 (square) */
+    if (op == GA_LA_GESVDJ && (m > 64 || flag == 0)) return ga_err(GA_EINTERNAL, "gesvdj needs m <= 64 and vectors");
     bsz = n, bdt = rdt;
     if (flag) usz = m * (flag == 2 ? m : n), vsz = n * n;
     break;

@@ -447,6 +447,10 @@ int ga_cuda_lapack(const ga_la_call *c) {
       rc = jac_run(c, t, 0, c->b, c->u, c->vt);
       break;
     }
+    if (m > 32) {   /* cuSOLVER's batched Jacobi stops at 32 */
+      rc = ga_err(GA_EINTERNAL, "gesvdjBatched needs m <= 32 (our kernel takes square stacks up to 64)");
+      break;
+    }
     int ldv = n > 1 ? n : 1;
     SOK(F.gesvdjBatched_bufferSize[t](h, CUSOLVER_EIG_MODE_VECTOR, m, n, (void *)a, lda, c->b, c->u, lda, c->vt, ldv,
                                       &lw, d->gesvdj, nb), "gesvdjBatched_bufferSize");
