@@ -27,11 +27,18 @@ int ga_host_matmul_call(const ga_matmul_call *c);
 int ga_host_matmul(const ga_array *a, const ga_array *b, ga_array *out);
 int ga_host_rand(const ga_rand_call *c);
 /* ElementwiseKernel on host arrays (host/ga_host_ewk.c): the user's C++
- * compiled by the system compiler; ga_host_jit compiles (cached on disk)
- * and loads any such source, giving its entry `sym` */
+ * compiled by the system compiler; ga_host_jit finds a call's object by
+ * its structural key, generating, compiling (cached on disk by the
+ * source's hash) and loading it on a miss, and gives its entry `sym` */
 int ga_host_ewk(const ga_ewk_call *c);
 char *ga_host_ewk_source(const ga_ewk_call *c);
-int ga_host_jit(const char *src, const char *sym, const char *what, const char *name, void **fn);
+int ga_host_jit(const uint64_t key[2], char *(*gen)(const void *ud), const void *ud, const char *sym,
+                const char *what, const char *name, void **fn);
+/* the structural key of a host kernel call: the kernel's text hashes plus
+ * each argument's kind, dtype and raw rank, the placeholders' dtypes and
+ * `extra` (the math option, a reduce dtype) */
+void ga_host_jit_key(uint64_t key[2], const uint64_t khash[2], char family, int nargs, const int *kind, const int *dtype,
+                     const int *rank, int ntv, const int *tv_dtype, int extra);
 const char *ga_host_cxx_prelude(void);   /* CUDA keywords defined away, float16 by bits */
 const char *ga_host_cxx_type(int dtype);  /* the kernel text's C++ type of a dtype */
 /* ReductionKernel on host arrays (host/ga_host_redk.c), the same way */

@@ -184,7 +184,7 @@ char *ga_host_ewk_source(const ga_ewk_call *c) {
 
 typedef void (*ewk_fn)(long long, int, const long long *, char *const *, const long long *, const void *const *,
                        const long long *);
-typedef struct loaded { uint64_t h[2]; void *fn; struct loaded *next; } loaded;
+typedef struct loaded { uint64_t key[2]; void *fn; struct loaded *next; } loaded;
 static loaded *objects;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -251,15 +251,22 @@ static int compile(const char *src, const char *so, const char *what, const char
 }
 
 /* the entry `sym` of the object for `src` (compiled on a miss) */
-int ga_host_jit(const char *src, const char *sym, const char *what, const char *name, void **fn) {
-  uint64_t h[2] = {ga_hash64(src, strlen(src), GA_HASH_SEED), ga_hash64(src, strlen(src), 0x5bd1e9955bd1e995ULL)};
+int ga_host_jit(const uint64_t key[2], char *(*gen)(const void *ud), const void *ud, const char *sym,
+                const char *what, const char *name, void **fn) {
   pthread_mutex_lock(&lock);
   for (loaded *l = objects; l; l = l->next)
-    if (l->h[0] == h[0] && l->h[1] == h[1]) {
+    if (l->key[0] == key[0] && l->key[1] == key[1]) {
       *fn = l->fn;
       pthread_mutex_unlock(&lock);
       return GA_OK;
     }
+  /* a miss: the source, and the object file named by its hash */
+  char *src = gen(ud);
+  if (!src) {
+    pthread_mutex_unlock(&lock);
+    return GA_ENOMEM;
+  }
+  uint64_t h[2] = {ga_hash64(src, strlen(src), GA_HASH_SEED), ga_hash64(src, strlen(src), 0x5bd1e9955bd1e995ULL)};
   int rc = GA_OK;
   const char *dir = ga_diskcache_dir();
   char so[4096], priv[4096];
@@ -268,6 +275,7 @@ int ga_host_jit(const char *src, const char *sym, const char *what, const char *
     dir = mkdtemp(priv);
     if (!dir) {
       pthread_mutex_unlock(&lock);
+      free(src);
       return ga_err(GA_ENVRTC, "%s '%s' on the host: no directory to compile in", what, name);
     }
   }
@@ -283,12 +291,13 @@ int ga_host_jit(const char *src, const char *sym, const char *what, const char *
         rc = ga_err(GA_ENVRTC, "%s '%s' on the host: %s", what, name, dlerror());
     }
   }
+  free(src);
   void *f = lib ? dlsym(lib, sym) : NULL;
   if (!rc && !f) rc = ga_err(GA_ENVRTC, "%s '%s' on the host: no symbol %s in %s", what, name, sym, so);
   loaded *l = rc ? NULL : malloc(sizeof *l);
   if (!rc && !l) rc = ga_err(GA_ENOMEM, "out of host memory");
   if (!rc) {
-    l->h[0] = h[0], l->h[1] = h[1], l->fn = f, l->next = objects;
+    l->key[0] = key[0], l->key[1] = key[1], l->fn = f, l->next = objects;
     objects = l;
     *fn = f;
   }
@@ -296,13 +305,40 @@ int ga_host_jit(const char *src, const char *sym, const char *what, const char *
   return rc;
 }
 
+/* What the source depends on besides the kernel's texts (k->hash): each
+ * argument's kind, dtype and raw rank, the placeholders' dtypes */
+void ga_host_jit_key(uint64_t key[2], const uint64_t khash[2], char family, int nargs, const int *kind, const int *dtype,
+                     const int *rank, int ntv, const int *tv_dtype, int extra) {
+  unsigned char d[4 + 3 * GA_EWK_MAXARGS + GA_EWK_MAXARGS];
+  size_t n = 0;
+  d[n++] = (unsigned char)family;
+  d[n++] = (unsigned char)nargs;
+  d[n++] = (unsigned char)extra;
+  for (int a = 0; a < nargs; a++) {
+    d[n++] = (unsigned char)kind[a];
+    d[n++] = (unsigned char)dtype[a];
+    d[n++] = (unsigned char)(rank ? rank[a] : 0);
+  }
+  for (int t = 0; t < ntv; t++) d[n++] = (unsigned char)tv_dtype[t];
+  key[0] = ga_hash64(d, n, khash[0]);
+  key[1] = ga_hash64(d, n, khash[1]);
+}
+
+static char *ewk_gen(const void *ud) { return ga_host_ewk_source(ud); }
+
 int ga_host_ewk(const ga_ewk_call *c) {
   if (c->size == 0) return GA_OK;
-  char *src = ga_host_ewk_source(c);
-  if (!src) return GA_ENOMEM;
+  int kind[GA_EWK_MAXARGS], dtype[GA_EWK_MAXARGS], rank[GA_EWK_MAXARGS];
+  for (int a = 0; a < c->nargs; a++) {
+    /* the source treats every non-raw array alike: only raw and scalar differ */
+    kind[a] = is_array_kind(c->arg[a].kind) ? GA_EWK_K_STRIDED : c->arg[a].kind;
+    dtype[a] = c->arg[a].dtype;
+    rank[a] = c->arg[a].kind == GA_EWK_K_RAWS ? c->arg[a].rndim : 0;
+  }
+  uint64_t key[2];
+  ga_host_jit_key(key, c->k->hash, 'E', c->nargs, kind, dtype, rank, c->k->ntv, c->tv_dtype, c->k->math);
   void *fn;
-  int rc = ga_host_jit(src, "ga_ewk_host", c->k->what, c->k->name, &fn);
-  free(src);
+  int rc = ga_host_jit(key, ewk_gen, c, "ga_ewk_host", c->k->what, c->k->name, &fn);
   if (rc) return rc;
   long long shape[GA_MAXDIM], st[GA_EWK_MAXARGS * GA_MAXDIM], raw[GA_EWK_MAXARGS * RAWW];
   char *data[GA_EWK_MAXARGS];

@@ -99,13 +99,17 @@ char *ga_host_redk_source(const ga_redk_call *c) {
   return s;
 }
 
+static char *redk_gen(const void *ud) { return ga_host_redk_source(ud); }
+
 int ga_host_redk(const ga_redk_call *c) {
   if (c->nout == 0) return GA_OK;
-  char *src = ga_host_redk_source(c);
-  if (!src) return GA_ENOMEM;
+  int kind[GA_EWK_MAXARGS], dtype[GA_EWK_MAXARGS];
+  for (int a = 0; a < c->nargs; a++) kind[a] = c->arg[a].kind, dtype[a] = c->arg[a].dtype;
+  uint64_t key[2];   /* c->k->hash covers the expressions and the identity */
+  ga_host_jit_key(key, c->k->hash, 'R', c->nargs, kind, dtype, NULL, c->k->e.ntv, c->tv_dtype,
+                  c->red_dtype | c->k->e.math << 5);
   void *fn;
-  int rc = ga_host_jit(src, "ga_redk_host", c->k->e.what, c->k->e.name, &fn);
-  free(src);
+  int rc = ga_host_jit(key, redk_gen, c, "ga_redk_host", c->k->e.what, c->k->e.name, &fn);
   if (rc) return rc;
   long long osh[GA_MAXDIM], rsh[GA_MAXDIM], so[GA_EWK_MAXARGS * GA_MAXDIM], sr[GA_EWK_MAXARGS * GA_MAXDIM];
   char *p[GA_EWK_MAXARGS];
