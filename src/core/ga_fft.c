@@ -47,6 +47,29 @@ static int scale_out(ga_array *out, double scale, void *stream) {
   return rc ? rc : ga_ew_run(&p, ins, &out, stream);
 }
 
+/* the call's batch axes: every axis of src but those in the bit mask
+ * `transformed`, collapsed where src and out walk two of them as one (at
+ * least one axis, of length 1 when there is none) */
+static void batch_axes(ga_fft_call *c, const ga_array *src, const ga_array *out, unsigned transformed) {
+  int nb = 0;
+  for (int d = 0; d < src->ndim; d++) {
+    if (transformed >> d & 1) continue;
+    c->bshape[nb] = src->shape[d];
+    c->bistr[nb] = src->strides[d];
+    c->bostr[nb] = out->strides[d];
+    nb++;
+  }
+  if (nb == 0) {
+    c->bndim = 1;
+    c->bshape[0] = 1;
+  } else {
+    int64_t *st[2] = {c->bistr, c->bostr};
+    c->bndim = ga_collapse(nb, c->bshape, 2, st, true);
+  }
+  c->batch = 1;
+  for (int d = 0; d < c->bndim; d++) c->batch *= c->bshape[d];   /* <= src->size: no overflow */
+}
+
 int ga_fft_axis(const ga_array *in, ga_array *out, int axis, int kind, int inverse, int64_t n, double scale,
                 void *stream) {
   int dtype;
@@ -96,23 +119,7 @@ int ga_fft_axis(const ga_array *in, ga_array *out, int axis, int kind, int inver
   c.in_writable = copy;
   c.device = dev;
   c.stream = stream;
-  int nb = 0;
-  for (int d = 0; d < in->ndim; d++) {
-    if (d == axis) continue;
-    c.bshape[nb] = in->shape[d];
-    c.bistr[nb] = src->strides[d];
-    c.bostr[nb] = out->strides[d];
-    nb++;
-  }
-  if (nb == 0) {
-    c.bndim = 1;
-    c.bshape[0] = 1;
-  } else {
-    int64_t *st[2] = {c.bistr, c.bostr};
-    c.bndim = ga_collapse(nb, c.bshape, 2, st, true);
-  }
-  c.batch = 1;
-  for (int d = 0; d < c.bndim; d++) c.batch *= c.bshape[d];   /* <= in->size: no overflow */
+  batch_axes(&c, src, out, 1u << axis);
   int scaled = 0;
   rc = be->fft(&c, &scaled);
   if (copy) ga_array_release(&tmp);
@@ -150,11 +157,12 @@ int ga_fft_axes(const ga_array *in, ga_array *out, int rank, const int *axes, in
     return ga_err(GA_EINTERNAL, "fft output of the wrong dtype or shape");
   const ga_backend *be = ga_backend_of(dev);
   if (!be->fft || !be->fft_multi) return GA_OK;   /* one axis at a time */
-  int ax[3], seen = 0;
+  int ax[3];
+  unsigned seen = 0;   /* a bit per axis: GA_MAXDIM is 32 */
   for (int i = 0; i < rank; i++) {
     if (axes[i] < 0 || axes[i] >= in->ndim || (seen >> axes[i] & 1))
       return ga_err(GA_EINVAL, "bad or repeated axis %d", axes[i] + 1);
-    seen |= 1 << axes[i];
+    seen |= 1u << axes[i];
     ax[i] = axes[i];
   }
   if (in->size == 0) {
@@ -196,23 +204,7 @@ int ga_fft_axes(const ga_array *in, ga_array *out, int rank, const int *axes, in
   c.scale = scale;
   c.device = dev;
   c.stream = stream;
-  int nb = 0;
-  for (int d = 0; d < in->ndim; d++) {
-    if (seen >> d & 1) continue;
-    c.bshape[nb] = in->shape[d];
-    c.bistr[nb] = in->strides[d];
-    c.bostr[nb] = out->strides[d];
-    nb++;
-  }
-  if (nb == 0) {
-    c.bndim = 1;
-    c.bshape[0] = 1;
-  } else {
-    int64_t *st[2] = {c.bistr, c.bostr};
-    c.bndim = ga_collapse(nb, c.bshape, 2, st, true);
-  }
-  c.batch = 1;
-  for (int d = 0; d < c.bndim; d++) c.batch *= c.bshape[d];
+  batch_axes(&c, in, out, seen);
   int scaled = 0;
   int rc = be->fft(&c, &scaled);
   if (rc) return rc;
