@@ -307,4 +307,35 @@ function helper.shard_it(busted_it)
   end
 end
 
+-- A value of the NumPy reference data that tools/gen_{fft,linalg,products}_ref.py
+-- write, on device xp: an array as {dtype, shape, re (, im)} with the
+-- values flat in C order, a list as {list = {...}}, nil as {["nil"] = true};
+-- anything else as it is. uint64 values go through int64 (Lua integers).
+function helper.decode_ref(xp, a)
+  if type(a) ~= "table" then return a end
+  if a["nil"] then return nil end
+  if a.list then
+    local t = {}
+    for i, v in ipairs(a.list) do t[i] = helper.decode_ref(xp, v) end
+    return t
+  end
+  local n = 1
+  for _, d in ipairs(a.shape) do n = n * d end
+  local function fill(dt, v)
+    if n == 0 then return xp.zeros(a.shape, dt) end
+    if dt == "uint64" then return xp.array(v, "int64"):astype("uint64"):reshape(a.shape) end
+    return xp.array(v, dt):reshape(a.shape)
+  end
+  if a.im then
+    local rdt = a.dtype == "complex64" and "float32" or "float64"
+    local z = xp.zeros(a.shape, a.dtype)
+    if n > 0 then
+      z.real[ga.ellipsis] = fill(rdt, a.re)
+      z.imag[ga.ellipsis] = fill(rdt, a.im)
+    end
+    return z
+  end
+  return fill(a.dtype, a.re)
+end
+
 return helper

@@ -10,31 +10,7 @@ local helper = require "spec.helper"
 local ga = helper.ga
 local REF = require "spec.data.products_ref"
 
-local function decode(xp, a)
-  if type(a) ~= "table" then return a end
-  if a.list then
-    local t = {}
-    for i, v in ipairs(a.list) do t[i] = decode(xp, v) end
-    return t
-  end
-  local n = 1
-  for _, d in ipairs(a.shape) do n = n * d end
-  local function fill(dt, v)
-    if n == 0 then return xp.zeros(a.shape, dt) end
-    if dt == "uint64" then return xp.array(v, "int64"):astype("uint64"):reshape(a.shape) end
-    return xp.array(v, dt):reshape(a.shape)
-  end
-  if a.im then
-    local rdt = a.dtype == "complex64" and "float32" or "float64"
-    local z = xp.zeros(a.shape, a.dtype)
-    if n > 0 then
-      z.real[ga.ellipsis] = fill(rdt, a.re)
-      z.imag[ga.ellipsis] = fill(rdt, a.im)
-    end
-    return z
-  end
-  return fill(a.dtype, a.re)
-end
+local decode = helper.decode_ref
 
 local TOL = { float16 = 2e-3, float32 = 1e-5, complex64 = 1e-5, float64 = 1e-12, complex128 = 1e-12 }
 
