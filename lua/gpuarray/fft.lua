@@ -42,54 +42,9 @@ local function build(host)
     fail(fname, "%s", msg)
   end
 
-  local function arr(fname, x)
-    if is_array(x) then return x end
-    if type(x) == "table" or type(x) == "number" or type(x) == "boolean" then return G().asarray(x) end
-    fail(fname, "the input must be an array, a table or a number, got %s", typename(x))
-  end
-
-  -- the trailing options table: a table with a string key (a list of
-  -- integers is `s` or `axes`)
-  local function is_opts(t)
-    if type(t) ~= "table" or is_array(t) then return false end
-    if next(t) == nil then return true end
-    for k in pairs(t) do
-      if type(k) == "string" then return true end
-    end
-    return false
-  end
-
-  -- positional (names in order) or one options table after a; returns a
-  -- table of the arguments by name
-  local function args(fname, names, ...)
-    local n = select("#", ...)
-    local v = { ... }
-    local opts
-    for i = n, 1, -1 do
-      if v[i] ~= nil then
-        if is_opts(v[i]) then
-          if i ~= n and v[n] ~= nil then fail(fname, "the options table must come last") end
-          opts = v[i]
-          v[i] = nil
-          n = i - 1
-        end
-        break
-      end
-    end
-    if n > #names then fail(fname, "too many arguments (%d after the array)", n) end
-    local r = {}
-    for i = 1, #names do r[names[i]] = v[i] end
-    if opts then
-      local allowed = { out = true }
-      for _, k in ipairs(names) do allowed[k] = true end
-      for k, val in pairs(opts) do
-        if type(k) ~= "string" or not allowed[k] then fail(fname, "unknown option '%s'", tostring(k)) end
-        if r[k] ~= nil then fail(fname, "%s given both as an argument and as an option", k) end
-        r[k] = val
-      end
-    end
-    return r
-  end
+  local function arr(fname, x) return C.input(fname, x, G().asarray) end
+  local OUT = { out = true }
+  local function args(fname, names, ...) return C.named_args(fname, names, OUT, ...) end
 
   local function axis_of(fname, x, axis)
     if axis == nil then axis = -1 end

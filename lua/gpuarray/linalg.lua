@@ -44,40 +44,13 @@ local EPS = { float32 = 1.1920928955078125e-07, float64 = 2.220446049250313e-16 
 local function build(host, L, P)
   local G = C.lazy_module(host)
 
-  local function arr(fname, x)
-    if is_array(x) then return x end
-    if type(x) == "table" or type(x) == "number" or type(x) == "boolean" then return G().asarray(x) end
-    fail(fname, "the input must be an array, a table or a number, got %s", typename(x))
-  end
-
-  -- the trailing options table (a table with a string key, or empty)
-  local function is_opts(t)
-    if type(t) ~= "table" or is_array(t) then return false end
-    if next(t) == nil then return true end
-    for k in pairs(t) do if type(k) == "string" then return true end end
-    return false
-  end
+  local function arr(fname, x) return C.input(fname, x, G().asarray) end
 
   -- positional arguments by name, or one options table last; `check` is
   -- always allowed
+  local CHECK = { check = true }
   local function args(fname, names, ...)
-    local n = select("#", ...)
-    local v = { ... }
-    while n > 0 and v[n] == nil do n = n - 1 end
-    local opts
-    if n > 0 and is_opts(v[n]) then opts = v[n]; v[n] = nil; n = n - 1 end
-    if n > #names then fail(fname, "too many arguments") end
-    local r = {}
-    for i = 1, #names do r[names[i]] = v[i] end
-    if opts then
-      local allowed = { check = true }
-      for _, k in ipairs(names) do allowed[k] = true end
-      for k, val in pairs(opts) do
-        if type(k) ~= "string" or not allowed[k] then fail(fname, "unknown option '%s'", tostring(k)) end
-        if r[k] ~= nil then fail(fname, "%s given both as an argument and as an option", k) end
-        r[k] = val
-      end
-    end
+    local r = C.named_args(fname, names, CHECK, ...)
     if r.check == nil then r.check = CHECKS else r.check = r.check and true or false end
     return r
   end

@@ -74,6 +74,54 @@ local function parse(fname, allowed, axis, opts)
 end
 C.parse = parse
 
+-- a trailing options table: a table with a string key, or empty (a list of
+-- integers is an argument such as `s` or `axes`)
+local function is_opts(t)
+  if type(t) ~= "table" or is_array(t) then return false end
+  if next(t) == nil then return true end
+  for k in pairs(t) do
+    if type(k) == "string" then return true end
+  end
+  return false
+end
+
+-- The arguments after the array: positional (`names` in order) or one
+-- options table last, which takes those names and the keys of `extra`;
+-- returns them by name
+function C.named_args(fname, names, extra, ...)
+  local n = select("#", ...)
+  local v = { ... }
+  local last = n   -- the options table is the last non-nil argument
+  while last > 0 and v[last] == nil do last = last - 1 end
+  local opts
+  if last > 0 and is_opts(v[last]) then
+    opts = v[last]
+    v[last] = nil
+    n = last - 1
+  end
+  if n > #names then fail(fname, "too many arguments (%d after the array)", n) end
+  local r = {}
+  for i = 1, #names do r[names[i]] = v[i] end
+  if opts then
+    for k, val in pairs(opts) do
+      local known = type(k) == "string" and extra[k]
+      for _, name in ipairs(names) do known = known or k == name end
+      if not known then fail(fname, "unknown option '%s'", tostring(k)) end
+      if r[k] ~= nil then fail(fname, "%s given both as an argument and as an option", k) end
+      r[k] = val
+    end
+  end
+  return r
+end
+
+-- x as an array: itself, or a table, number or boolean through asarray
+function C.input(fname, x, asarray)
+  if is_array(x) then return x end
+  local t = type(x)
+  if t == "table" or t == "number" or t == "boolean" then return asarray(x) end
+  fail(fname, "the input must be an array, a table or a number, got %s", typename(x))
+end
+
 function C.set(...)
   local t = {}
   for _, k in ipairs { ... } do t[k] = true end
