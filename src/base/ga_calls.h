@@ -264,6 +264,20 @@ enum {
   GA_EWK_K_RAWS         /* raw, any layout: its own (collapsed) shape and strides */
 };
 
+/* an argument the element loop addresses (not a scalar, not raw) */
+static inline bool ga_ewk_is_array(int kind) {
+  return kind == GA_EWK_K_CONTIG || kind == GA_EWK_K_BCAST || kind == GA_EWK_K_STRIDED;
+}
+
+/* the type name parameter a of k is declared with in generated kernel
+ * text (every backend's): its dtype's name (`bool` for bool), or its
+ * placeholder */
+static inline const char *ga_ewk_param_type(const ga_ewk *k, int a) {
+  const ga_ewk_param *p = &k->p[a];
+  if (p->dtype >= 0) return p->dtype == GA_BOOL ? "bool" : ga_dtypes[p->dtype].name;
+  return k->tnames[p->tvar];
+}
+
 typedef struct ga_ewk_arg {
   int kind;
   int dtype;

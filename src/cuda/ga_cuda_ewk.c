@@ -31,10 +31,6 @@ typedef struct ewk_shape {
   int vec;
 } ewk_shape;
 
-static bool is_array_kind(int kind) {
-  return kind == GA_EWK_K_CONTIG || kind == GA_EWK_K_BCAST || kind == GA_EWK_K_STRIDED;
-}
-
 /* The index width and the dense kernel's vector width
  * (ga_cuda_ewplan.h): no vector accesses when an output is a broadcast
  * element (it is written in place). */
@@ -43,7 +39,7 @@ static ewk_shape plan(const ga_ewk_call *c) {
   bool bcast_out = false;
   for (int k = 0; k < c->nargs; k++) {
     const ga_ewk_arg *a = &c->arg[k];
-    pa[k] = (ga_ewp_arg){is_array_kind(a->kind) ? a->strides : NULL, a->data, GA_ITEMSIZE(a->dtype),
+    pa[k] = (ga_ewp_arg){ga_ewk_is_array(a->kind) ? a->strides : NULL, a->data, GA_ITEMSIZE(a->dtype),
                          a->kind == GA_EWK_K_CONTIG};
     bcast_out = bcast_out || (a->kind == GA_EWK_K_BCAST && k >= c->k->nin);
   }
@@ -53,11 +49,7 @@ static ewk_shape plan(const ga_ewk_call *c) {
 }
 
 /* The C type name a parameter is declared with in the source. */
-static const char *tname(const ga_ewk_call *c, int a) {
-  const ga_ewk_param *p = &c->k->p[a];
-  if (p->dtype >= 0) return p->dtype == GA_BOOL ? "bool" : ga_dtypes[p->dtype].name;
-  return c->k->tnames[p->tvar];
-}
+static const char *tname(const ga_ewk_call *c, int a) { return ga_ewk_param_type(c->k, a); }
 
 /* Key: the kernel's text hash plus everything about the call that changes
  * the source (kinds, dtypes, raw ndims, placeholders, shape of the loop). */
@@ -102,7 +94,7 @@ static void ewk_param(ga_strbuf *b, int a, const void *ud) {
 static void gen_element(ga_strbuf *b, const ewk_gen *e, char form, const char *ind) {
   const ga_ewk_call *c = e->s->c;
   for (int a = 0; a < c->nargs; a++) {
-    if (!is_array_kind(c->arg[a].kind)) continue;
+    if (!ga_ewk_is_array(c->arg[a].kind)) continue;
     char ref[96];
     ga_ewg_ref(ref, sizeof ref, &e->g, a, form);
     ga_sb_printf(b, "%s%s%s &%s = %s;\n", ind, a < c->k->nin ? "const " : "", tname(c, a), c->k->p[a].name, ref);

@@ -103,15 +103,7 @@ const char *ga_host_cxx_type(int dt) {
   }
 }
 
-static const char *tname(const ga_ewk_call *c, int a) {
-  const ga_ewk_param *p = &c->k->p[a];
-  if (p->dtype >= 0) return p->dtype == GA_BOOL ? "bool" : ga_dtypes[p->dtype].name;
-  return c->k->tnames[p->tvar];
-}
-
-static int is_array_kind(int kind) {
-  return kind == GA_EWK_K_CONTIG || kind == GA_EWK_K_BCAST || kind == GA_EWK_K_STRIDED;
-}
+static const char *tname(const ga_ewk_call *c, int a) { return ga_ewk_param_type(c->k, a); }
 
 /* The entry every object exports:
  *   void ga_ewk_host(long long n, int ndim, const long long *shape,
@@ -159,7 +151,7 @@ char *ga_host_ewk_source(const ga_ewk_call *c) {
   ga_sb_printf(&b, "  long long _ga_ix[GA_MAXDIM] = {0}, _ga_o[%d] = {0};\n", c->nargs);
   ga_sb_puts(&b, "  for (long long i = 0; i < _ga_n; i++) {\n");
   for (int a = 0; a < c->nargs; a++) {
-    if (!is_array_kind(c->arg[a].kind)) continue;
+    if (!ga_ewk_is_array(c->arg[a].kind)) continue;
     ga_sb_printf(&b, "    %s%s &%s = *(%s *)(_ga_p[%d] + _ga_o[%d]);\n", a < k->nin ? "const " : "", tname(c, a),
                  k->p[a].name, tname(c, a), a, a);
   }
@@ -167,10 +159,10 @@ char *ga_host_ewk_source(const ga_ewk_call *c) {
   /* the next element's offsets: an odometer over the loop shape */
   ga_sb_puts(&b, "    for (int d = _ga_nd - 1; d >= 0; d--) {\n");
   for (int a = 0; a < c->nargs; a++)
-    if (is_array_kind(c->arg[a].kind)) ga_sb_printf(&b, "      _ga_o[%d] += _ga_st[%d * GA_MAXDIM + d];\n", a, a);
+    if (ga_ewk_is_array(c->arg[a].kind)) ga_sb_printf(&b, "      _ga_o[%d] += _ga_st[%d * GA_MAXDIM + d];\n", a, a);
   ga_sb_puts(&b, "      if (++_ga_ix[d] < _ga_sh[d]) break;\n");
   for (int a = 0; a < c->nargs; a++)
-    if (is_array_kind(c->arg[a].kind))
+    if (ga_ewk_is_array(c->arg[a].kind))
       ga_sb_printf(&b, "      _ga_o[%d] -= _ga_st[%d * GA_MAXDIM + d] * _ga_sh[d];\n", a, a);
   ga_sb_puts(&b, "      _ga_ix[d] = 0;\n    }\n  }\n");
   if (k->after_loop[0]) ga_sb_printf(&b, "%s\n;\n", k->after_loop);
@@ -331,7 +323,7 @@ int ga_host_ewk(const ga_ewk_call *c) {
   int kind[GA_EWK_MAXARGS], dtype[GA_EWK_MAXARGS], rank[GA_EWK_MAXARGS];
   for (int a = 0; a < c->nargs; a++) {
     /* the source treats every non-raw array alike: only raw and scalar differ */
-    kind[a] = is_array_kind(c->arg[a].kind) ? GA_EWK_K_STRIDED : c->arg[a].kind;
+    kind[a] = ga_ewk_is_array(c->arg[a].kind) ? GA_EWK_K_STRIDED : c->arg[a].kind;
     dtype[a] = c->arg[a].dtype;
     rank[a] = c->arg[a].kind == GA_EWK_K_RAWS ? c->arg[a].rndim : 0;
   }

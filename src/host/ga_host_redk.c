@@ -18,11 +18,7 @@ extern const char ga_kernel_ga_cmath[];
 
 static bool is_arr(const ga_redk_call *c, int a) { return c->arg[a].kind == GA_REDK_ARRAY; }
 
-static const char *tname(const ga_redk_call *c, int a) {
-  const ga_ewk_param *p = &c->k->e.p[a];
-  if (p->dtype >= 0) return p->dtype == GA_BOOL ? "bool" : ga_dtypes[p->dtype].name;
-  return c->k->e.tnames[p->tvar];
-}
+static const char *tname(const ga_redk_call *c, int a) { return ga_ewk_param_type(&c->k->e, a); }
 
 /* The entry:
  *   void ga_redk_host(long long nout, int ond, const long long *osh,
