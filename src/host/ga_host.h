@@ -40,7 +40,6 @@ int ga_host_jit(const uint64_t key[2], char *(*gen)(const void *ud), const void 
 void ga_host_jit_key(uint64_t key[2], const uint64_t khash[2], char family, int nargs, const int *kind, const int *dtype,
                      const int *rank, int ntv, const int *tv_dtype, int extra);
 const char *ga_host_cxx_prelude(void);   /* CUDA keywords defined away, float16 by bits */
-const char *ga_host_cxx_type(int dtype);  /* the kernel text's C++ type of a dtype */
 /* ReductionKernel on host arrays (host/ga_host_redk.c), the same way */
 int ga_host_redk(const ga_redk_call *c);
 char *ga_host_redk_source(const ga_redk_call *c);

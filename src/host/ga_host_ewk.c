@@ -82,27 +82,6 @@ static const char PRELUDE[] =
 
 const char *ga_host_cxx_prelude(void) { return PRELUDE; }
 
-/* the C++ type of a dtype in the kernel text (ga_cu_type's names, which
- * live in the CUDA backend) */
-const char *ga_host_cxx_type(int dt) {
-  switch (dt) {
-  case GA_BOOL: return "bool";
-  case GA_INT8: return "signed char";
-  case GA_UINT8: return "unsigned char";
-  case GA_INT16: return "short";
-  case GA_UINT16: return "unsigned short";
-  case GA_INT32: return "int";
-  case GA_UINT32: return "unsigned int";
-  case GA_INT64: return "long long";
-  case GA_UINT64: return "unsigned long long";
-  case GA_FLOAT16: return "ga_half";
-  case GA_FLOAT32: return "float";
-  case GA_FLOAT64: return "double";
-  case GA_COMPLEX64: return "ga_complex<float>";
-  default: return "ga_complex<double>";
-  }
-}
-
 static const char *tname(const ga_ewk_call *c, int a) { return ga_ewk_param_type(c->k, a); }
 
 /* The entry every object exports:
@@ -123,7 +102,7 @@ char *ga_host_ewk_source(const ga_ewk_call *c) {
   if (k->math) ga_sb_puts(&b, ga_kernel_ga_math);
   if (k->math > 1) ga_sb_puts(&b, ga_kernel_ga_cmath);
   ga_sb_printf(&b, "// ElementwiseKernel %s on the host\n", k->name);
-  for (int t = 0; t < k->ntv; t++) ga_sb_printf(&b, "typedef %s %s;\n", ga_host_cxx_type(c->tv_dtype[t]), k->tnames[t]);
+  for (int t = 0; t < k->ntv; t++) ga_sb_printf(&b, "typedef %s %s;\n", ga_dtypes[c->tv_dtype[t]].cuda, k->tnames[t]);
   if (k->preamble[0]) ga_sb_printf(&b, "%s\n", k->preamble);
   ga_sb_printf(&b, "#define GA_MAXDIM %d\n", GA_MAXDIM);
   ga_sb_puts(&b, "extern \"C\" void ga_ewk_host(long long _ga_n, int _ga_nd, const long long *_ga_sh, "

@@ -38,8 +38,8 @@ char *ga_host_redk_source(const ga_redk_call *c) {
   if (k->e.math > 1) ga_sb_puts(&b, ga_kernel_ga_cmath);
   ga_sb_printf(&b, "// ReductionKernel %s on the host\n", k->e.name);
   for (int t = 0; t < k->e.ntv; t++)
-    ga_sb_printf(&b, "typedef %s %s;\n", ga_host_cxx_type(c->tv_dtype[t]), k->e.tnames[t]);
-  ga_sb_printf(&b, "typedef %s _type_reduce;\n", ga_host_cxx_type(c->red_dtype));
+    ga_sb_printf(&b, "typedef %s %s;\n", ga_dtypes[c->tv_dtype[t]].cuda, k->e.tnames[t]);
+  ga_sb_printf(&b, "typedef %s _type_reduce;\n", ga_dtypes[c->red_dtype].cuda);
   if (k->e.preamble[0]) ga_sb_printf(&b, "%s\n", k->e.preamble);
   if (k->identity) ga_sb_printf(&b, "static inline _type_reduce _ga_ident() {\n  return (_type_reduce)(%s);\n}\n", k->identity);
   ga_sb_puts(&b, "static inline _type_reduce _ga_map(");
