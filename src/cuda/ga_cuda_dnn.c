@@ -491,6 +491,13 @@ int ga_cuda_dnn(const ga_dnn_call *c) {
   case GA_DNN_BN_BWD: {
     int mode = c->mode == GA_BN_SPATIAL ? GDNN_BATCHNORM_SPATIAL : GDNN_BATCHNORM_PER_ACTIVATION;
     gdnnTensorDesc_t pd = dd->t[GA_DT_SCALE];
+    if (mode == GDNN_BATCHNORM_PER_ACTIVATION && c->nhwc) {
+      /* cuDNN answers BAD_PARAM to channels-last per-activation parameters
+       * (seen with cuDNN 9): the core runs it on channels-first copies */
+      if (c->unsupported) *c->unsupported = 1;
+      rc = ga_err(GA_ECUDA, "cuDNN has no channels-last per-activation batch normalization");
+      goto done;
+    }
     if (c->op == GA_DNN_BN_TRAIN)
       DNN(dnn.BatchNormalizationForwardTraining(h, mode, alpha, beta, dd->t[GA_DT_X], P(GA_DT_X), dd->t[GA_DT_Y],
                                                 P(GA_DT_Y), pd, P(GA_DT_SCALE), P(GA_DT_BIAS), c->factor,
