@@ -422,7 +422,8 @@ static int l_compile_matmul(lua_State *L) {
 }
 
 /* core._intmm_source(dtype) -> source; core._compile_intmm(dtype [, arch])
- * -> bytes: the integer tensor-core product's split and combine kernels */
+ * -> bytes: the integer tensor-core product's split and combine kernels
+ * (one program holds both) */
 static int l_intmm_source(lua_State *L) {
   int dt = lga_opt_dtype(L, 1, "intmm_source", -1);
   if (dt < 0) lga_errorf(L, "intmm_source", "a dtype is needed");
@@ -437,19 +438,15 @@ static int l_compile_intmm(lua_State *L) {
   int dt = lga_opt_dtype(L, 1, "compile_intmm", -1);
   if (dt < 0) lga_errorf(L, "compile_intmm", "a dtype is needed");
   int arch = (int)luaL_optinteger(L, 2, 90);
-  size_t total = 0;
-  for (int i = 0; i < 2; i++) {
-    char *src = ga_matmul_intmm_source(dt), *image;
-    if (!src) return lga_fail(L, "compile_intmm");
-    size_t size;
-    int is_ptx;
-    int rc = ga_compile(src, i ? "ga_intmm_combine" : "ga_intmm_split", arch, NULL, 0, &image, &size, &is_ptx);
-    free(src);
-    if (rc) return lga_fail(L, "compile_intmm");
-    free(image);
-    total += size;
-  }
-  lua_pushinteger(L, (lua_Integer)total);
+  char *src = ga_matmul_intmm_source(dt), *image;
+  if (!src) return lga_fail(L, "compile_intmm");
+  size_t size;
+  int is_ptx;
+  int rc = ga_compile(src, "ga_intmm_split", arch, NULL, 0, &image, &size, &is_ptx);
+  free(src);
+  if (rc) return lga_fail(L, "compile_intmm");
+  free(image);
+  lua_pushinteger(L, (lua_Integer)size);
   return 1;
 }
 
