@@ -105,6 +105,20 @@ describe("integer matmul on the int8 tensor cores", function()
           assert.is_true(ga.host.array_equal(ga.asnumpy(gt), want), c[1] .. ": transposed b differs")
         end)
       end
+      -- digit products of -128 * -128 = 2^14 over k = 2048 with one odd term:
+      -- cuBLAS's int32 sums reach 2^25 + 1, which a float epilogue would round
+      for _, dt in ipairs { "int8", "int32" } do
+        it(dt .. ": int32 sums of digit products above 2^24 stay exact", function()
+          local m, k, n = 400, 2048, 400
+          local ha = ga.host.full({ m, k }, -128, dt)
+          local hb = ga.host.full({ k, n }, -128, dt)
+          ha[{ { 1, m }, 1 }] = 1
+          hb[{ 1, { 1, n } }] = 3
+          local want = ga.host.matmul(ha, hb)
+          local got = ga.matmul(ga.asarray(ha), ga.asarray(hb))
+          assert.is_true(ga.host.array_equal(ga.asnumpy(got), want), dt .. ": GPU product differs from the host's")
+        end)
+      end
     end)
   end
 end)
