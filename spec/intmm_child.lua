@@ -7,8 +7,8 @@
 --
 -- Every integer dtype, full-range values with the extremes (INT_MIN, INT_MAX,
 -- -1, 0) planted, shapes that are not multiples of 4 or 16, batches (one
--- operand broadcast or both batched), transposed operands and a transposed
--- out=: each product against a plain Lua loop that wraps as NumPy does.
+-- operand broadcast or both batched), transposed operands, negative strides
+-- and a transposed out=: each product against a plain Lua loop that wraps as NumPy does.
 -- Prints "intmm ok N" (N products checked), or raises naming the case.
 local ga = require "gpuarray"
 local where = arg[1] or "cpu"
@@ -116,6 +116,11 @@ for _, dt in ipairs(DTYPES) do
       local out = xp.zeros({ batch, n, m }, dt):swapaxes(-1, -2)
       ga.matmul(a, b, { out = out })
       check(name .. " out=", out, want)
+    end
+    if si == 6 then
+      -- negative strides: rows of a and columns of b reversed
+      local ar, br = a[{ {}, { -1, 1, -1 }, {} }], b[{ {}, {}, { -1, 1, -1 } }]
+      check(name .. " reversed", ga.matmul(ar, br), reference(ar, br, dt))
     end
   end
 end

@@ -118,7 +118,7 @@ int ga_cuda_intmm_applies(const ga_matmul_call *c) {
   double work = (double)c->batch * (double)c->m * (double)c->n * (double)c->k;
   /* below this the tiled kernel (one queued launch) is as fast; int64 is
    * slow on the CUDA cores, so it crosses over earlier */
-  double min_work = nd == 8 ? (double)((int64_t)1 << 26) : (double)((int64_t)1 << 28);
+  double min_work = nd == 8 ? (double)((int64_t)1 << 27) : (double)((int64_t)1 << 28);
   return c->m >= 64 && c->n >= 64 && c->k >= 64 && work >= min_work;
 }
 
