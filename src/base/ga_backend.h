@@ -140,6 +140,10 @@ typedef struct ga_backend {
    * and gives its version, or the message saying how to point at it ---- */
   int (*dnn)(const struct ga_dnn_call *c);
   int (*dnn_load)(int *version);
+  /* ---- integer matmul on the int8 tensor cores (issue 14): the digit
+   * split/combine kernels' text for a dtype, for the specs; NULL on the
+   * host ---- */
+  char *(*intmm_source)(int dtype);
 } ga_backend;
 
 extern const ga_backend ga_host_backend;

@@ -421,6 +421,35 @@ static int l_compile_matmul(lua_State *L) {
   return 1;
 }
 
+/* core._intmm_source(dtype) -> source; core._compile_intmm(dtype [, arch])
+ * -> bytes: the integer tensor-core product's split and combine kernels
+ * (one program holds both) */
+static int l_intmm_source(lua_State *L) {
+  int dt = lga_opt_dtype(L, 1, "intmm_source", -1);
+  if (dt < 0) lga_errorf(L, "intmm_source", "a dtype is needed");
+  char *src = ga_matmul_intmm_source(dt);
+  if (!src) return lga_fail(L, "intmm_source");
+  lua_pushstring(L, src);
+  free(src);
+  return 1;
+}
+
+static int l_compile_intmm(lua_State *L) {
+  int dt = lga_opt_dtype(L, 1, "compile_intmm", -1);
+  if (dt < 0) lga_errorf(L, "compile_intmm", "a dtype is needed");
+  int arch = (int)luaL_optinteger(L, 2, 90);
+  char *src = ga_matmul_intmm_source(dt), *image;
+  if (!src) return lga_fail(L, "compile_intmm");
+  size_t size;
+  int is_ptx;
+  int rc = ga_compile(src, "ga_intmm_split", arch, NULL, 0, &image, &size, &is_ptx);
+  free(src);
+  if (rc) return lga_fail(L, "compile_intmm");
+  free(image);
+  lua_pushinteger(L, (lua_Integer)size);
+  return 1;
+}
+
 static int l_sync_note(lua_State *L) {
   (void)L;
   ga_sync_note(-1);
@@ -439,6 +468,7 @@ void lga_open_testhooks(lua_State *L) {
     {"_sort_source", l_sort_source}, {"_compile_sort", l_compile_sort},
     {"_sync_note", l_sync_note},
     {"_matmul_source", l_matmul_source}, {"_compile_matmul", l_compile_matmul},
+    {"_intmm_source", l_intmm_source}, {"_compile_intmm", l_compile_intmm},
     {NULL, NULL}};
   lga_setfuncs(L, fns, -1);
 }

@@ -188,3 +188,12 @@ char *ga_matmul_source(const ga_matmul_call *c) {
   }
   return be->matmul_source(c);
 }
+
+char *ga_matmul_intmm_source(int dtype) {
+  const ga_backend *be = ga_backend_of(0);
+  if (!be->intmm_source) {
+    ga_err(GA_EINVAL, "the %s backend has no integer tensor-core product", be->name);
+    return NULL;
+  }
+  return be->intmm_source(dtype);
+}

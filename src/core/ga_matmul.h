@@ -20,5 +20,8 @@ int ga_matmul_run(const ga_array *a, const ga_array *b, ga_array *out, void *str
 /* The GPU's kernel text for one call (the specs compile it); NULL with
  * the message when the backend has none. */
 char *ga_matmul_source(const ga_matmul_call *c);
+/* The GPU's integer tensor-core product kernels (digit split, combine)
+ * for an integer dtype, for the specs; NULL with the message otherwise. */
+char *ga_matmul_intmm_source(int dtype);
 
 #endif

@@ -65,6 +65,12 @@ int ga_cuda_flush(int dev);
 /* BLAS */
 int ga_cuda_matmul(const ga_matmul_call *c);
 char *ga_cuda_matmul_source(const ga_matmul_call *c);
+/* integer products on the int8 tensor cores (cuda/ga_cuda_intmm.c): does
+ * the call take that path; run it (*done = 0: no scratch, nothing queued,
+ * the caller runs the tiled kernel); the split/combine kernels' text */
+int ga_cuda_intmm_applies(const ga_matmul_call *c);
+int ga_cuda_intmm(const ga_matmul_call *c, int *done);
+char *ga_cuda_intmm_source(int dtype);
 int ga_cuda_rand(const ga_rand_call *c);
 /* FFT on cuFFT (cuda/ga_cuda_fft.c): the fft slot and its plan cache's */
 int ga_cuda_fft(const ga_fft_call *c, int *scaled);

@@ -70,4 +70,5 @@ const ga_backend ga_cuda_backend = {
   /* ga.cudnn: cuDNN 9 opened with dlopen on first use (cuda/ga_cuda_dnn.c) */
   .dnn = ga_cuda_dnn,
   .dnn_load = ga_cuda_dnn_load,
+  .intmm_source = ga_cuda_intmm_source,
 };

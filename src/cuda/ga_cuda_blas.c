@@ -6,6 +6,8 @@
  *   float32 compute as CuPy.  cuBLAS handles are per device, created on
  *   first use (never at require time) and driven under a lock (a handle
  *   must not be used by two threads at once).
+ * - integers above a size (ga_cuda_intmm_applies): int8 tensor cores
+ *   through digit splitting, exact modulo 2^w (cuda/ga_cuda_intmm.c).
  * - integers and bool: our own tiled kernel (kernels/ga_matmul.cuh),
  *   exact in the result dtype (unsigned accumulation wraps as NumPy), any
  *   strides; small float products (batch*m*n*k <= SMALL_WORK) take it too:
@@ -242,5 +244,9 @@ int ga_cuda_matmul(const ga_matmul_call *c) {
   if (GA_IS_COMPLEX(dt)) return run_cublas(c);
   if (GA_IS_FLOAT(dt) && (double)c->batch * (double)c->m * (double)c->n * (double)c->k > (double)SMALL_WORK)
     return run_cublas(c);
+  if (ga_cuda_intmm_applies(c)) {
+    int done;
+    if ((rc = ga_cuda_intmm(c, &done)) || done) return rc;
+  }
   return run_kernel(c);
 }
