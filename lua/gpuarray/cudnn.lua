@@ -61,10 +61,7 @@ end
 local function build(host)
   local M = {}
 
-  local function arr(fname, x, what)
-    if not is_array(x) then fail(fname, "%s must be an ndarray, got %s", what, typename(x)) end
-    return x
-  end
+  local arr = C.arg   -- (fname, x, what): ndarrays only
 
   local function opts_of(fname, o)
     if o == nil then return {} end

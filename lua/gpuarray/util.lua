@@ -114,12 +114,37 @@ function C.named_args(fname, names, extra, ...)
   return r
 end
 
--- x as an array: itself, or a table, number or boolean through asarray
-function C.input(fname, x, asarray)
+-- x as an array, or nil: itself, or a table, number or boolean through
+-- asarray (the one rule of what a function taking an array accepts)
+local function as_array(x, asarray)
   if is_array(x) then return x end
   local t = type(x)
-  if t == "table" or t == "number" or t == "boolean" then return asarray(x) end
-  fail(fname, "the input must be an array, a table or a number, got %s", typename(x))
+  if asarray and (t == "table" or t == "number" or t == "boolean") then return asarray(x) end
+  return nil
+end
+
+-- The array argument of fname that its message calls `what` ("x", "the
+-- input", "argument 2"): an ndarray; with `asarray`, also a table, number
+-- or boolean, made an array by it; anything else is an error naming it.
+-- Every Lua file checks its array arguments through this (or C.array).
+function C.arg(fname, x, what, asarray)
+  local r = as_array(x, asarray)
+  if r ~= nil then return r end
+  if asarray then fail(fname, "%s must be an array, a table or a number, got %s", what, typename(x)) end
+  fail(fname, "%s must be an ndarray, got %s", what, typename(x))
+end
+
+-- x as an array: itself, or a table, number or boolean through asarray
+function C.input(fname, x, asarray) return C.arg(fname, x, "the input", asarray) end
+
+-- a device given as "cpu", "cuda:N", N (>= 0), -1 or a ga.cuda.Device -> its id (-1: the host)
+function C.device_id(fname, d)
+  if type(d) == "table" and math.type(d.id) == "integer" then return d.id end
+  if math.type(d) == "integer" and d >= -1 then return d end
+  if d == "cpu" then return -1 end
+  local n = type(d) == "string" and d:match("^cuda:(%d+)$")
+  if n then return tonumber(n) end
+  fail(fname, "device must be 'cpu', 'cuda:N', an ordinal or a ga.cuda.Device, got %s", tostring(d))
 end
 
 function C.set(...)
@@ -222,12 +247,11 @@ function C.nonempty(fname, x, axes, op)
   end
 end
 
--- x, or a Lua value made an array by `asarray` (argument i)
+-- C.arg with lauxlib's positional message (argument i; reduce, sort)
 function C.array(fname, x, asarray, i)
-  if is_array(x) then return x end
-  local t = type(x)
-  if t == "table" or t == "number" or t == "boolean" then return asarray(x) end
-  fail(fname, "bad argument #%d (an array expected, got %s)", i or 1, t)
+  local r = as_array(x, asarray)
+  if r ~= nil then return r end
+  fail(fname, "bad argument #%d (an array expected, got %s)", i or 1, type(x))
 end
 
 return C
