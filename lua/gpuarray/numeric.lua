@@ -75,11 +75,7 @@ local function iinfo(dt)
   return { dtype = name, bits = bits, min = r[1], max = r[2] }
 end
 
-local function shape_str(sh)
-  local t = {}
-  for i = 1, #sh do t[i] = tostring(sh[i]) end
-  return "(" .. table.concat(t, ", ") .. (#sh == 1 and ",)" or ")")
-end
+local function shape_str(sh) return C.shape_str(sh, ", ") end
 
 --- The shape that shapes broadcast to (NumPy's `broadcast_shapes`).
 -- @function ga.broadcast_shapes

@@ -13,11 +13,7 @@ local core = require "gpuarray.core"
 local C = require "gpuarray.util"
 local is_array, fail, typename = C.is_array, C.fail, C.typename
 
-local function shape_str(s)
-  local p = {}
-  for i = 1, #s do p[i] = tostring(s[i]) end
-  return "(" .. table.concat(p, ",") .. (#s == 1 and ",)" or ")")
-end
+local shape_str = C.shape_str
 
 local function prod(t, i, j)
   local p = 1

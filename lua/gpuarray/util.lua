@@ -219,9 +219,12 @@ function C.result_shape(x, axes, keepdims)
   return shape
 end
 
-local function shape_str(s)
-  if #s == 1 then return "(" .. s[1] .. ",)" end
-  return "(" .. table.concat(s, ",") .. ")"
+-- a shape as a message shows it: "(2,3)", "(4,)"; sep ", " gives NumPy's
+-- tuple "(2, 3)"
+local function shape_str(s, sep)
+  local t = {}
+  for i = 1, #s do t[i] = tostring(s[i]) end
+  return "(" .. table.concat(t, sep or ",") .. (#s == 1 and ",)" or ")")
 end
 C.shape_str = shape_str
 
