@@ -89,11 +89,7 @@ local function build(host)
     return v
   end
 
-  local function opts_of(fname, o)
-    if o == nil then return {} end
-    if type(o) ~= "table" or is_array(o) then fail(fname, "the options must be a table, got %s", typename(o)) end
-    return o
-  end
+  local opts_of = C.opts
 
   local function nhwc_of(fname, o)
     local l = o.layout

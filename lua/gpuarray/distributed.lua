@@ -206,14 +206,11 @@ local function unpack_arrays(fname, arrays)
   return arrays, false
 end
 
+-- the options: a table of the allowed keys, or the value of the first alone
 local function opts_of(fname, opts, allowed, first)
   if opts == nil then return {} end
-  if type(opts) ~= "table" or is_array(opts) then
-    if first then return { [first] = opts } end
-    fail(fname, "options must be a table, got %s", typename(opts))
-  end
-  C.options(fname, opts, allowed)
-  return opts
+  if first and (type(opts) ~= "table" or is_array(opts)) then return { [first] = opts } end
+  return C.options(fname, opts, allowed)
 end
 
 local function op_of(fname, op)

@@ -48,11 +48,22 @@ local function is_axis_list(t)
 end
 C.is_axis_list = is_axis_list
 
--- an options table's keys are all in `allowed`
-function C.options(fname, opts, allowed)
+local function options_table(fname, opts)
   if type(opts) ~= "table" or is_array(opts) then
     fail(fname, "options must be a table, got %s", typename(opts))
   end
+  return opts
+end
+
+-- an optional options argument: a table, or nil ({})
+function C.opts(fname, opts)
+  if opts == nil then return {} end
+  return options_table(fname, opts)
+end
+
+-- an options table's keys are all in `allowed`
+function C.options(fname, opts, allowed)
+  options_table(fname, opts)
   for k in pairs(opts) do
     if type(k) ~= "string" or not allowed[k] then fail(fname, "unknown option '%s'", tostring(k)) end
   end
