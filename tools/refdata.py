@@ -1,6 +1,7 @@
 """The writer of NumPy reference data shared by tools/gen_fft_ref.py,
 gen_linalg_ref.py, gen_numeric_ref.py and gen_products_ref.py: a case
-list, its encoding and the Lua file that spec/helper.lua's decode_ref reads.
+list, its encoding and the Lua file that spec/helper.lua's decode_ref reads
+(gen_diff_ref.py writes its own cases with lua()).
 
     from refdata import Cases
     ref = Cases()
@@ -58,9 +59,10 @@ def literal(x, values="re"):
     return encode(x, values)
 
 
-def lua(v, sort_keys=True, eq=" = "):
+def lua(v, sort_keys=True, eq=" = ", huge="math.huge"):
     """v (from encode) as Lua source; a dict's keys sorted unless sort_keys
-    is False (then in insertion order), written key<eq>value"""
+    is False (then in insertion order), written key<eq>value; infinity as
+    huge ("math.huge" or "1/0")"""
     if v is None:
         return "nil"
     if isinstance(v, bool):
@@ -73,17 +75,17 @@ def lua(v, sort_keys=True, eq=" = "):
         if math.isnan(v):
             return "0/0"
         if math.isinf(v):
-            return "math.huge" if v > 0 else "-math.huge"
+            return huge if v > 0 else "-" + huge
         return repr(v)
     if isinstance(v, str):
         return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if isinstance(v, list):
-        return "{" + ", ".join(lua(x, sort_keys, eq) for x in v) + "}"
+        return "{" + ", ".join(lua(x, sort_keys, eq, huge) for x in v) + "}"
     if isinstance(v, dict):
         items = []
         for k in (sorted(v) if sort_keys else v):
             key = k if k.isidentifier() and k not in LUA_KEYWORDS else "[%s]" % lua(k)
-            items.append(key + eq + lua(v[k], sort_keys, eq))
+            items.append(key + eq + lua(v[k], sort_keys, eq, huge))
         return "{" + ", ".join(items) + "}"
     raise TypeError(type(v))
 
