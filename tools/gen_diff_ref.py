@@ -41,6 +41,8 @@ import warnings
 
 import numpy as np
 
+import refdata
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "spec", "data", "diff_ref.lua")
 
@@ -589,37 +591,14 @@ def gen_result_type(rng, i):
 # --- writing -----------------------------------------------------------------
 
 def lua_value(v):
-    if v is None:
-        return "nil"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        if v == -2**63:
-            return "math.mininteger"
-        return str(v)
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "0/0"
-        if math.isinf(v):
-            return "1/0" if v > 0 else "-1/0"
-        r = repr(v)
-        if "e" not in r and "." not in r and "n" not in r:
-            r += ".0"
-        if r == "-0.0":
-            return "-0.0"
-        return r
-    if isinstance(v, str):
-        return '"%s"' % v
-    if isinstance(v, list):
-        return "{" + ", ".join(lua_value(e) for e in v) + "}"
-    if isinstance(v, dict):
-        parts = []
-        for k in sorted(v):
-            if v[k] is None:
-                continue
-            parts.append("%s = %s" % (k, lua_value(v[k])))
-        return "{" + ", ".join(parts) + "}"
-    raise TypeError(type(v))
+    """v as Lua source (refdata.lua; a dict's nil fields left out, infinity 1/0)"""
+    def strip(x):
+        if isinstance(x, dict):
+            return {k: strip(e) for k, e in x.items() if e is not None}
+        if isinstance(x, list):
+            return [strip(e) for e in x]
+        return x
+    return refdata.lua(strip(v), huge="1/0")
 
 
 def main():

@@ -61,16 +61,35 @@ end
 local function build(host)
   local M = {}
 
-  local function arr(fname, x, what)
-    if not is_array(x) then fail(fname, "%s must be an ndarray, got %s", what, typename(x)) end
-    return x
+  local arr = C.arg   -- (fname, x, what): ndarrays only
+
+  -- the array arguments of a call, as name, value pairs in the order they
+  -- are checked; a name ending in "?" may be nil
+  local function arrays(fname, ...)
+    for i = 1, select("#", ...), 2 do
+      local name, v = select(i, ...)
+      local opt = name:sub(-1) == "?"
+      if not (opt and v == nil) then arr(fname, v, opt and name:sub(1, -2) or name) end
+    end
   end
 
-  local function opts_of(fname, o)
-    if o == nil then return {} end
-    if type(o) ~= "table" or is_array(o) then fail(fname, "the options must be a table, got %s", typename(o)) end
-    return o
+  -- option `key` of o: a number (default dflt)
+  local function number_opt(fname, o, key, dflt)
+    local v = o[key]
+    if v == nil then return dflt end
+    if type(v) ~= "number" then fail(fname, "%s must be a number, got %s", key, typename(v)) end
+    return v
   end
+
+  -- option `key` of o: an integer (default dflt, which may be nil)
+  local function integer_opt(fname, o, key, dflt)
+    local v = o[key]
+    if v == nil then return dflt end
+    if math.type(v) ~= "integer" then fail(fname, "%s must be an integer, got %s", key, typename(v)) end
+    return v
+  end
+
+  local opts_of = C.opts
 
   local function nhwc_of(fname, o)
     local l = o.layout
@@ -133,9 +152,9 @@ local function build(host)
   end
 
   -- the C call; its error is raised without the position in this file
-  local function run(fname, op, arrays, params)
+  local function run(fname, op, args, params)
     if settings.channels_first then params._channels_first = true end
-    local ok, err = pcall(core._dnn, op, arrays, params, fname)
+    local ok, err = pcall(core._dnn, op, args, params, fname)
     if not ok then error((tostring(err):gsub("^[^\n]-%.lua:%d+: ", "")), 0) end
   end
 
@@ -154,17 +173,18 @@ local function build(host)
     return s
   end
 
-  local function conv_params(fname, nd, o, nhwc)
+  -- a convolution's parameters, for nd-dim filters
+  local function conv_params(fname, nd, o)
+    local nhwc = nhwc_of(fname, o)
     local nsp = nd - 2
     if nsp < 1 or nsp > 3 then fail(fname, "the filter must have 3 to 5 dims (1-D to 3-D), got %d", nd) end
     local p = {
       nhwc = nhwc, pad = spatial(fname, o.pad, nsp, 0, "pad"),
       stride = spatial(fname, o.stride, nsp, 1, "stride"),
       dilation = spatial(fname, o.dilation, nsp, 1, "dilation"),
-      groups = o.groups == nil and 1 or o.groups,
+      groups = integer_opt(fname, o, "groups", 1),
       tensor_cores = settings.tensor_cores and 1 or 0,
     }
-    if math.type(p.groups) ~= "integer" then fail(fname, "groups must be an integer, got %s", typename(p.groups)) end
     local algo = o.algo == nil and "auto" or o.algo
     if algo ~= "auto" and algo ~= "find" then
       fail(fname, "algo must be \"auto\" or \"find\", got %s", tostring(algo))
@@ -176,6 +196,15 @@ local function build(host)
   local function out_of(fname, o, shape, x)
     if o.out == nil then return alloc(fname, x, shape) end
     return arr(fname, o.out, "out")
+  end
+
+  -- run op with args and its result args[key]: o.out, or a new array of
+  -- shape on like's device; returns the result
+  local function into(fname, o, key, shape, like, op, args, p)
+    local r = out_of(fname, o, shape, like)
+    args[key] = r
+    run(fname, op, args, p)
+    return r
   end
 
   -- the output size (a bad parameter gives 1: the core names the problem)
@@ -201,10 +230,10 @@ local function build(host)
   -- print(y.shape[3], y[{1, 1, 2, 2}]:item())   --> 4	9.0
   function M.convolution_forward(x, w, o)
     local fname = "convolution_forward"
-    arr(fname, x, "x"); arr(fname, w, "w")
+    arrays(fname, "x", x, "w", w)
     o = opts_of(fname, o)
-    local nhwc = nhwc_of(fname, o)
-    local p = conv_params(fname, w.ndim, o, nhwc)
+    local p = conv_params(fname, w.ndim, o)
+    local nhwc = p.nhwc
     if x.ndim ~= w.ndim then fail(fname, "x has %d dims but w %d", x.ndim, w.ndim) end
     local xs, ws, nd = x.shape, w.shape, w.ndim
     local sp = {}
@@ -212,11 +241,8 @@ local function build(host)
       local u = udim(2 + i, nd, nhwc)
       sp[i] = conv_out(xs[u], ws[u], p.pad[i], p.stride[i], p.dilation[i])
     end
-    local b = o.b
-    if b ~= nil then arr(fname, b, "b") end
-    local y = out_of(fname, o, ushape(xs[1], ws[1], sp, nhwc), x)
-    run(fname, OP.conv_fwd, { x = x, w = w, y = y, b = b }, p)
-    return y
+    arrays(fname, "b?", o.b)
+    return into(fname, o, "y", ushape(xs[1], ws[1], sp, nhwc), x, OP.conv_fwd, { x = x, w = w, b = o.b }, p)
   end
 
   --- The gradient of `convolution_forward` with respect to its input:
@@ -234,10 +260,10 @@ local function build(host)
   -- print(dx.shape[3], dx[{1, 1, 2, 2}]:item())   --> 4	4.0
   function M.convolution_backward_data(w, dy, o)
     local fname = "convolution_backward_data"
-    arr(fname, w, "w"); arr(fname, dy, "dy")
+    arrays(fname, "w", w, "dy", dy)
     o = opts_of(fname, o)
-    local nhwc = nhwc_of(fname, o)
-    local p = conv_params(fname, w.ndim, o, nhwc)
+    local p = conv_params(fname, w.ndim, o)
+    local nhwc = p.nhwc
     if dy.ndim ~= w.ndim then fail(fname, "dy has %d dims but w %d", dy.ndim, w.ndim) end
     local shape = o.x_shape
     if shape == nil then
@@ -251,9 +277,7 @@ local function build(host)
     else
       shape = shape_of(fname, shape, "x_shape")
     end
-    local dx = out_of(fname, o, shape, dy)
-    run(fname, OP.conv_bwd_data, { w = w, dy = dy, dx = dx }, p)
-    return dx
+    return into(fname, o, "dx", shape, dy, OP.conv_bwd_data, { w = w, dy = dy }, p)
   end
 
   --- The gradient of `convolution_forward` with respect to the filters.
@@ -270,11 +294,11 @@ local function build(host)
   -- print(dw.shape[4], dw[{1, 1, 1, 1}]:item())   --> 3	4.0
   function M.convolution_backward_filter(x, dy, o)
     local fname = "convolution_backward_filter"
-    arr(fname, x, "x"); arr(fname, dy, "dy")
+    arrays(fname, "x", x, "dy", dy)
     o = opts_of(fname, o)
-    local nhwc = nhwc_of(fname, o)
     local nd = x.ndim
-    local p = conv_params(fname, nd, o, nhwc)
+    local p = conv_params(fname, nd, o)
+    local nhwc = p.nhwc
     local shape = o.w_shape
     if shape == nil and o.out == nil then
       if o.ksize == nil then fail(fname, "give w_shape, ksize or out") end
@@ -284,9 +308,7 @@ local function build(host)
     elseif shape ~= nil then
       shape = shape_of(fname, shape, "w_shape")
     end
-    local dw = o.out and arr(fname, o.out, "out") or alloc(fname, x, shape)
-    run(fname, OP.conv_bwd_filter, { x = x, dy = dy, dw = dw }, p)
-    return dw
+    return into(fname, o, "dw", shape, x, OP.conv_bwd_filter, { x = x, dy = dy }, p)
   end
 
   --- The gradient of the convolution's bias: `dy` summed over all but the
@@ -300,13 +322,11 @@ local function build(host)
   -- --> array([8., 8., 8.], dtype=float32)
   function M.convolution_backward_bias(dy, o)
     local fname = "convolution_backward_bias"
-    arr(fname, dy, "dy")
+    arrays(fname, "dy", dy)
     o = opts_of(fname, o)
     local nhwc = nhwc_of(fname, o)
     if dy.ndim < 3 or dy.ndim > 5 then fail(fname, "dy must have 3 to 5 dims, got %d", dy.ndim) end
-    local db = out_of(fname, o, { dy.shape[udim(2, dy.ndim, nhwc)] }, dy)
-    run(fname, OP.conv_bwd_bias, { dy = dy, b = db }, { nhwc = nhwc })
-    return db
+    return into(fname, o, "b", { dy.shape[udim(2, dy.ndim, nhwc)] }, dy, OP.conv_bwd_bias, { dy = dy }, { nhwc = nhwc })
   end
 
   local function pool_params(fname, x, ksize, o)
@@ -344,12 +364,10 @@ local function build(host)
   -- --> array([ 5.,  7., 13., 15.], dtype=float32)
   function M.pooling_forward(x, ksize, o)
     local fname = "pooling_forward"
-    arr(fname, x, "x")
+    arrays(fname, "x", x)
     o = opts_of(fname, o)
     local p, shape = pool_params(fname, x, ksize, o)
-    local y = out_of(fname, o, shape, x)
-    run(fname, OP.pool_fwd, { x = x, y = y }, p)
-    return y
+    return into(fname, o, "y", shape, x, OP.pool_fwd, { x = x }, p)
   end
 
   --- The gradient of `pooling_forward`: `dx` from `x`, its output `y` and
@@ -369,12 +387,10 @@ local function build(host)
   -- --> array([0., 0., 0., 1.], dtype=float32)
   function M.pooling_backward(x, y, dy, ksize, o)
     local fname = "pooling_backward"
-    arr(fname, x, "x"); arr(fname, y, "y"); arr(fname, dy, "dy")
+    arrays(fname, "x", x, "y", y, "dy", dy)
     o = opts_of(fname, o)
     local p = pool_params(fname, x, ksize, o)
-    local dx = out_of(fname, o, x.shape, x)
-    run(fname, OP.pool_bwd, { x = x, y = y, dy = dy, dx = dx }, p)
-    return dx
+    return into(fname, o, "dx", x.shape, x, OP.pool_bwd, { x = x, y = y, dy = dy }, p)
   end
 
   local function act_params(fname, mode, o)
@@ -382,9 +398,7 @@ local function build(host)
     o = opts_of(fname, o)
     mode = mode == nil and "relu" or mode
     local m = mode_of(fname, ACT, mode, "relu", "activation")
-    local coef = o.coef == nil and (ACT_COEF[mode] or 0.0) or o.coef
-    if type(coef) ~= "number" then fail(fname, "coef must be a number, got %s", typename(coef)) end
-    return o, { mode = m, coef = coef }
+    return o, { mode = m, coef = number_opt(fname, o, "coef", ACT_COEF[mode] or 0.0) }
   end
 
   --- An activation, element by element: `"relu"`, `"sigmoid"`, `"tanh"`,
@@ -401,12 +415,10 @@ local function build(host)
   -- --> array([0. , 0.5, 6. ], dtype=float32)
   function M.activation_forward(x, mode, o)
     local fname = "activation_forward"
-    arr(fname, x, "x")
+    arrays(fname, "x", x)
     local p
     o, p = act_params(fname, mode, o)
-    local y = out_of(fname, o, x.shape, x)
-    run(fname, OP.act_fwd, { x = x, y = y }, p)
-    return y
+    return into(fname, o, "y", x.shape, x, OP.act_fwd, { x = x }, p)
   end
 
   --- The gradient of `activation_forward`: `dx` from `x`, `y` (its output)
@@ -424,12 +436,10 @@ local function build(host)
   -- print(ga.cudnn.activation_backward(x, y, ga.ones_like(x)))   --> array([0., 1.], dtype=float32)
   function M.activation_backward(x, y, dy, mode, o)
     local fname = "activation_backward"
-    arr(fname, x, "x"); arr(fname, y, "y"); arr(fname, dy, "dy")
+    arrays(fname, "x", x, "y", y, "dy", dy)
     local p
     o, p = act_params(fname, mode, o)
-    local dx = out_of(fname, o, x.shape, x)
-    run(fname, OP.act_bwd, { x = x, y = y, dy = dy, dx = dx }, p)
-    return dx
+    return into(fname, o, "dx", x.shape, x, OP.act_bwd, { x = x, y = y, dy = dy }, p)
   end
 
   local function sm_params(fname, o)
@@ -453,12 +463,9 @@ local function build(host)
   -- --> array([[0.25, 0.25, 0.25, 0.25]], dtype=float32)
   function M.softmax_forward(x, o)
     local fname = "softmax_forward"
-    arr(fname, x, "x")
+    arrays(fname, "x", x)
     o = opts_of(fname, o)
-    local p = sm_params(fname, o)
-    local y = out_of(fname, o, x.shape, x)
-    run(fname, OP.sm_fwd, { x = x, y = y }, p)
-    return y
+    return into(fname, o, "y", x.shape, x, OP.sm_fwd, { x = x }, sm_params(fname, o))
   end
 
   --- The gradient of `softmax_forward`: `dx` from its output `y` and `dy`.
@@ -473,25 +480,18 @@ local function build(host)
   -- --> array([[ 0.25, -0.25]], dtype=float32)
   function M.softmax_backward(y, dy, o)
     local fname = "softmax_backward"
-    arr(fname, y, "y"); arr(fname, dy, "dy")
+    arrays(fname, "y", y, "dy", dy)
     o = opts_of(fname, o)
-    local p = sm_params(fname, o)
-    local dx = out_of(fname, o, y.shape, y)
-    run(fname, OP.sm_bwd, { y = y, dy = dy, dx = dx }, p)
-    return dx
+    return into(fname, o, "dx", y.shape, y, OP.sm_bwd, { y = y, dy = dy }, sm_params(fname, o))
   end
 
   local function bn_params(fname, x, o)
     local p = {
       nhwc = nhwc_of(fname, o),
       mode = mode_of(fname, BN_MODE, o.mode, "spatial", "batch normalization mode"),
-      epsilon = o.epsilon == nil and 1e-5 or o.epsilon,
-      factor = o.exponential_average_factor == nil and 0.1 or o.exponential_average_factor,
+      epsilon = number_opt(fname, o, "epsilon", 1e-5),
+      factor = number_opt(fname, o, "exponential_average_factor", 0.1),
     }
-    if type(p.epsilon) ~= "number" then fail(fname, "epsilon must be a number, got %s", typename(p.epsilon)) end
-    if type(p.factor) ~= "number" then
-      fail(fname, "exponential_average_factor must be a number, got %s", typename(p.factor))
-    end
     if x.ndim < 2 or x.ndim > 5 then fail(fname, "x must have 2 to 5 dims (N, C, ...), got %d", x.ndim) end
     local pshape
     if p.mode == BN_MODE.spatial then
@@ -528,9 +528,7 @@ local function build(host)
   -- print(mean)   --> array([ 2., 20.], dtype=float32)
   function M.batch_normalization_forward_training(x, gamma, beta, running_mean, running_var, o)
     local fname = "batch_normalization_forward_training"
-    arr(fname, x, "x"); arr(fname, gamma, "gamma"); arr(fname, beta, "beta")
-    if running_mean ~= nil then arr(fname, running_mean, "running_mean") end
-    if running_var ~= nil then arr(fname, running_var, "running_var") end
+    arrays(fname, "x", x, "gamma", gamma, "beta", beta, "running_mean?", running_mean, "running_var?", running_var)
     o = opts_of(fname, o)
     local p, pshape, pdtype = bn_params(fname, x, o)
     local y = out_of(fname, o, x.shape, x)
@@ -557,13 +555,11 @@ local function build(host)
   -- --> array([[0.5]], dtype=float32)
   function M.batch_normalization_forward_inference(x, gamma, beta, mean, var, o)
     local fname = "batch_normalization_forward_inference"
-    arr(fname, x, "x"); arr(fname, gamma, "gamma"); arr(fname, beta, "beta")
-    arr(fname, mean, "mean"); arr(fname, var, "var")
+    arrays(fname, "x", x, "gamma", gamma, "beta", beta, "mean", mean, "var", var)
     o = opts_of(fname, o)
     local p = bn_params(fname, x, o)
-    local y = out_of(fname, o, x.shape, x)
-    run(fname, OP.bn_infer, { x = x, y = y, gamma = gamma, beta = beta, running_mean = mean, running_var = var }, p)
-    return y
+    return into(fname, o, "y", x.shape, x, OP.bn_infer,
+                { x = x, gamma = gamma, beta = beta, running_mean = mean, running_var = var }, p)
   end
 
   --- The gradients of `batch_normalization_forward_training`: `dx`,
@@ -585,9 +581,7 @@ local function build(host)
   -- print(db)   --> array([2.], dtype=float32)
   function M.batch_normalization_backward(x, dy, gamma, save_mean, save_inv_var, o)
     local fname = "batch_normalization_backward"
-    arr(fname, x, "x"); arr(fname, dy, "dy"); arr(fname, gamma, "gamma")
-    if save_mean ~= nil then arr(fname, save_mean, "save_mean") end
-    if save_inv_var ~= nil then arr(fname, save_inv_var, "save_inv_var") end
+    arrays(fname, "x", x, "dy", dy, "gamma", gamma, "save_mean?", save_mean, "save_inv_var?", save_inv_var)
     o = opts_of(fname, o)
     local p, pshape, pdtype = bn_params(fname, x, o)
     local dx = alloc(fname, x, x.shape)
@@ -610,11 +604,10 @@ local function build(host)
   -- print(c:reshape({4}))   --> array([1., 1., 2., 2.], dtype=float32)
   function M.add_tensor(c, a, o)
     local fname = "add_tensor"
-    arr(fname, c, "c"); arr(fname, a, "a")
+    arrays(fname, "c", c, "a", a)
     o = opts_of(fname, o)
-    local alpha, beta = o.alpha == nil and 1.0 or o.alpha, o.beta == nil and 1.0 or o.beta
-    if type(alpha) ~= "number" or type(beta) ~= "number" then fail(fname, "alpha and beta must be numbers") end
-    run(fname, OP.add, { y = c, b = a }, { alpha = alpha, beta = beta })
+    run(fname, OP.add, { y = c, b = a },
+        { alpha = number_opt(fname, o, "alpha", 1.0), beta = number_opt(fname, o, "beta", 1.0) })
     return c
   end
 
@@ -634,7 +627,7 @@ local function build(host)
   -- print(mask:max():item(), math.abs(y:mean():item() - 1) < 0.2)   --> 2.0	true
   function M.dropout(x, p, o)
     local fname = "dropout"
-    arr(fname, x, "x")
+    arrays(fname, "x", x)
     if type(p) ~= "number" or not (p >= 0 and p < 1) then
       fail(fname, "p must be a number in [0, 1), got %s", tostring(p))
     end
@@ -642,9 +635,7 @@ local function build(host)
     if x.dtype ~= "float16" and x.dtype ~= "float32" and x.dtype ~= "float64" then
       fail(fname, "x must be float16, float32 or float64, got %s", x.dtype)
     end
-    local seed = o.seed
-    if seed == nil then seed = math.random(0, math.maxinteger) end
-    if math.type(seed) ~= "integer" then fail(fname, "seed must be an integer, got %s", typename(seed)) end
+    local seed = integer_opt(fname, o, "seed") or math.random(0, math.maxinteger)
     local g = mod_of(x)
     local u = g.random.RandomState(seed):random_sample(x.shape, "float32")
     local mask = g.multiply(g.greater_equal(u, p), 1.0 / (1.0 - p)):astype(x.dtype)
@@ -661,7 +652,7 @@ local function build(host)
   -- print(ga.cudnn.dropout_backward(ga.ones({4}, "float32"), mask).shape[1])   --> 4
   function M.dropout_backward(dy, mask)
     local fname = "dropout_backward"
-    arr(fname, dy, "dy"); arr(fname, mask, "mask")
+    arrays(fname, "dy", dy, "mask", mask)
     return mod_of(dy).multiply(dy, mask)
   end
 

@@ -56,14 +56,7 @@ local function reraise(fname, err)
   error(msg, 0)
 end
 
-local function device_id(fname, d)
-  if type(d) == "table" and math.type(d.id) == "integer" then return d.id end
-  if math.type(d) == "integer" and d >= -1 then return d end
-  if d == "cpu" then return -1 end
-  local n = type(d) == "string" and d:match("^cuda:(%d+)$")
-  if n then return tonumber(n) end
-  fail(fname, "a device must be 'cpu', 'cuda:N', an ordinal or a ga.cuda.Device, got %s", tostring(d))
-end
+local device_id = C.device_id
 
 local HEX = "0123456789abcdef"
 local function to_hex(s)
@@ -213,14 +206,11 @@ local function unpack_arrays(fname, arrays)
   return arrays, false
 end
 
+-- the options: a table of the allowed keys, or the value of the first alone
 local function opts_of(fname, opts, allowed, first)
   if opts == nil then return {} end
-  if type(opts) ~= "table" or is_array(opts) then
-    if first then return { [first] = opts } end
-    fail(fname, "options must be a table, got %s", typename(opts))
-  end
-  C.options(fname, opts, allowed)
-  return opts
+  if first and (type(opts) ~= "table" or is_array(opts)) then return { [first] = opts } end
+  return C.options(fname, opts, allowed)
 end
 
 local function op_of(fname, op)
@@ -265,11 +255,6 @@ end
 -- local x = ga.arange(4, {dtype = "float32"})
 -- comm:all_reduce(x, "sum")
 -- print(x)                            --> array([0., 1., 2., 3.], dtype=float32)
-function Comm.all_reduce(self, arrays, opts)
-  local fname = "Comm:all_reduce"
-  opts = opts_of(fname, opts, { op = true, out = true }, "op")
-  return run(self, fname, KIND.all_reduce, op_of(fname, opts.op), 0, 0, arrays, opts.out)
-end
 
 --- Copy the array of rank `root` (default 0) to every rank: in place, or
 -- into `out`.
@@ -281,11 +266,6 @@ end
 -- local comm <close> = ga.distributed.init{}
 -- local x = comm:broadcast(ga.ones(3), 0)
 -- print(x:sum():item())               --> 3.0
-function Comm.broadcast(self, arrays, opts)
-  local fname = "Comm:broadcast"
-  opts = opts_of(fname, opts, { root = true, out = true }, "root")
-  return run(self, fname, KIND.broadcast, 0, rank_arg(fname, "root", opts.root), 0, arrays, opts.out)
-end
 
 --- Reduce the arrays of every rank into rank `root`'s array (in place) or
 -- its `out`; the other ranks' arrays are left as they are.
@@ -297,11 +277,6 @@ end
 -- local comm <close> = ga.distributed.init{}
 -- local x = comm:reduce(ga.full(3, 2.0), {op = "max", root = 0})
 -- print(x:max():item())               --> 2.0
-function Comm.reduce(self, arrays, opts)
-  local fname = "Comm:reduce"
-  opts = opts_of(fname, opts, { op = true, root = true, out = true }, "op")
-  return run(self, fname, KIND.reduce, op_of(fname, opts.op), rank_arg(fname, "root", opts.root), 0, arrays, opts.out)
-end
 
 --- Gather every rank's array into a new array of shape `(world, ...)` on
 -- every rank (row r is rank r's), or into `out`.
@@ -313,11 +288,6 @@ end
 -- local comm <close> = ga.distributed.init{}
 -- local g = comm:all_gather(ga.arange(3))
 -- print(g.shape)                      --> (1, 3)
-function Comm.all_gather(self, arrays, opts)
-  local fname = "Comm:all_gather"
-  opts = opts_of(fname, opts, { out = true })
-  return run(self, fname, KIND.all_gather, 0, 0, 0, arrays, opts.out)
-end
 
 --- Reduce the arrays of every rank and scatter the result: each input's
 -- first axis is `world * k` long, and rank r receives rows `r*k+1 ..
@@ -330,11 +300,6 @@ end
 -- local comm <close> = ga.distributed.init{}
 -- local part = comm:reduce_scatter(ga.arange(4), "sum")
 -- print(part.shape)                   --> (4,)
-function Comm.reduce_scatter(self, arrays, opts)
-  local fname = "Comm:reduce_scatter"
-  opts = opts_of(fname, opts, { op = true, out = true }, "op")
-  return run(self, fname, KIND.reduce_scatter, op_of(fname, opts.op), 0, 0, arrays, opts.out)
-end
 
 --- Exchange blocks: each input's first axis is `world * k` long; block j
 -- (rows `j*k+1 .. (j+1)*k`) goes to rank j, and block i of rank j's result
@@ -346,11 +311,6 @@ end
 -- @usage
 -- local comm <close> = ga.distributed.init{}
 -- print(comm:all_to_all(ga.arange(2)))   --> array([0, 1])
-function Comm.all_to_all(self, arrays, opts)
-  local fname = "Comm:all_to_all"
-  opts = opts_of(fname, opts, { out = true })
-  return run(self, fname, KIND.all_to_all, 0, 0, 0, arrays, opts.out)
-end
 
 --- Send array `x` (of the local rank on x's device) to rank `peer`, which
 -- receives it with `recv` into an array of the same size and dtype.
@@ -365,11 +325,6 @@ end
 -- local x, y = ga.arange(3), ga.zeros(3, {dtype = "int64"})
 -- comm:group(function() comm:send(x, 0); comm:recv(y, 0) end)
 -- print(y)                            --> array([0, 1, 2])
-function Comm.send(self, x, peer)
-  local fname = "Comm:send"
-  if not is_array(x) then fail(fname, "x must be an array, got %s", typename(x)) end
-  return run(self, fname, KIND.send, 0, 0, rank_arg(fname, "peer", peer), x)
-end
 
 --- Receive into array `y` what rank `peer` sends with `send` (same size
 -- and dtype).
@@ -382,10 +337,30 @@ end
 -- local y = ga.empty(2)
 -- comm:group(function() comm:send(ga.ones(2), 0); comm:recv(y, 0) end)
 -- print(y)                            --> array([1., 1.])
-function Comm.recv(self, y, peer)
-  local fname = "Comm:recv"
-  if not is_array(y) then fail(fname, "y must be an array, got %s", typename(y)) end
-  return run(self, fname, KIND.recv, 0, 0, rank_arg(fname, "peer", peer), y)
+
+-- The collectives above, from one driver: the options each takes (the
+-- first of them may be given alone, not in a table); op and root default
+-- to "sum" and 0
+local COLLECTIVES = {
+  all_reduce = { "op", "out" }, broadcast = { "root", "out" }, reduce = { "op", "root", "out" },
+  all_gather = { false, "out" }, reduce_scatter = { "op", "out" }, all_to_all = { false, "out" },
+}
+for name, names in pairs(COLLECTIVES) do
+  local fname, kind, first = "Comm:" .. name, KIND[name], names[1] or nil
+  local allowed = C.set(table.unpack(names, first and 1 or 2))
+  Comm[name] = function(self, arrays, opts)
+    opts = opts_of(fname, opts, allowed, first)
+    return run(self, fname, kind, op_of(fname, opts.op), rank_arg(fname, "root", opts.root), 0, arrays, opts.out)
+  end
+end
+
+-- send and recv: one array (named x or y in the messages) and the peer
+for name, what in pairs { send = "x", recv = "y" } do
+  local fname, kind = "Comm:" .. name, KIND[name]
+  Comm[name] = function(self, x, peer)
+    C.arg(fname, x, what)
+    return run(self, fname, kind, 0, 0, rank_arg(fname, "peer", peer), x)
+  end
 end
 
 --- Wait until every rank has reached this point (an all-reduce of one

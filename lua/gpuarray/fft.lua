@@ -134,7 +134,7 @@ local function build(host)
 
   local function deliver(fname, r, out)
     if out == nil then return r end
-    if not is_array(out) then fail(fname, "out must be an array, got %s", typename(out)) end
+    C.arg(fname, out, "out")
     local a, b = out.shape, r.shape
     local same = #a == #b and out.dtype == r.dtype
     for i = 1, #a do same = same and a[i] == b[i] end

@@ -423,6 +423,17 @@ local function values_formatter(t, ndim, dtype, kind, o)
   return float_formatter(FLOATS[dtype] or FLOATS.float64, v, false, o)
 end
 
+-- repr's and str's reading of their arguments: the options, dtype, shape,
+-- kind, ndim and size
+local function describe(info, over)
+  local o = options(over)
+  local dtype = info.dtype or "float64"
+  local shape = info.shape or {}
+  local size = 1
+  for _, n in ipairs(shape) do size = size * n end
+  return o, dtype, shape, info.kind or kind_of(dtype), #shape, size
+end
+
 --- NumPy's `repr()` of an array.
 -- @param t nested table of the array's values as `x:totable()` gives them
 --   (a plain value for 0-d); when the array is summarised, an axis' omitted
@@ -437,13 +448,7 @@ end
 -- print(format.repr({1, 2}, {dtype = "int32", shape = {2}}))   --> array([1, 2], dtype=int32)
 -- print(format.repr({{0.5, 1}}, {dtype = "float64", shape = {1, 2}}))   --> array([[0.5, 1. ]])
 function M.repr(t, info, over)
-  local o = options(over)
-  local dtype = info.dtype or "float64"
-  local shape = info.shape or {}
-  local kind = info.kind or kind_of(dtype)
-  local ndim = #shape
-  local size = 1
-  for _, n in ipairs(shape) do size = size * n end
+  local o, dtype, shape, kind, ndim, size = describe(info, over)
 
   local prefix = "array("
   local lst
@@ -505,13 +510,7 @@ end
 -- local format = require "gpuarray.format"
 -- print(format.str({1, 2}, {dtype = "int32", shape = {2}}))   --> [1 2]
 function M.str(t, info, over)
-  local o = options(over)
-  local dtype = info.dtype or "float64"
-  local shape = info.shape or {}
-  local kind = info.kind or kind_of(dtype)
-  local ndim = #shape
-  local size = 1
-  for _, n in ipairs(shape) do size = size * n end
+  local o, dtype, _, kind, ndim, size = describe(info, over)
   if ndim == 0 then return scalar_str(t, kind) end
   if size == 0 then return "[]" end
   return format_array(t, ndim, values_formatter(t, ndim, dtype, kind, o), o.linewidth, " ", " ")

@@ -611,17 +611,24 @@ local function param_decl(tr, id)
   return n.dtype .. " p" .. id, "const " .. (ctype(n.dtype)) .. " &p" .. id
 end
 
--- An ElementwiseKernel computing `targets` (output dtypes odt) from the
--- materialised nodes; returns {kernel, leaves}.
-local function ew_kernel(tr, targets, odt, mat)
-  local leaves, inner = subgraph(tr, targets, mat)
+-- The kernel's parameters for the leaves, the fused function's (by
+-- reference, or by value) and the arguments of its call
+local function leaf_params(tr, leaves, by_value)
   local inp, fparams, args = {}, {}, {}
   for _, id in ipairs(leaves) do
     local decl, fdecl = param_decl(tr, id)
     inp[#inp + 1] = decl
-    fparams[#fparams + 1] = fdecl
+    fparams[#fparams + 1] = by_value and (fdecl:gsub("&", "")) or fdecl
     args[#args + 1] = "p" .. id
   end
+  return inp, fparams, args
+end
+
+-- An ElementwiseKernel computing `targets` (output dtypes odt) from the
+-- materialised nodes; returns {kernel, leaves}.
+local function ew_kernel(tr, targets, odt, mat)
+  local leaves, inner = subgraph(tr, targets, mat)
+  local inp, fparams, args = leaf_params(tr, leaves, false)
   -- the outputs through temporaries, each assigned by a statement of its
   -- own: ElementwiseKernel then sees that they are written before they
   -- are read, and the vector path does not load them
@@ -653,13 +660,7 @@ local function red_kernel(tr, r, mat)
   local n = tr.nodes[r]
   local src = tr.nodes[n.input]
   local leaves, inner = subgraph(tr, { n.input }, mat)
-  local inp, fparams, args = {}, {}, {}
-  for _, id in ipairs(leaves) do
-    local decl, fdecl = param_decl(tr, id)
-    inp[#inp + 1] = decl
-    fparams[#fparams + 1] = fdecl:gsub("&", "")
-    args[#args + 1] = "p" .. id
-  end
+  local inp, fparams, args = leaf_params(tr, leaves, true)
   -- the accumulator: as the eager row (float16 in float32; sum of
   -- integers in int64/uint64, mean of integers in float64)
   local d = src.dtype
@@ -752,13 +753,7 @@ end
 local function softmax_kernel(tr, Mx, mat)
   local X = tr.nodes[Mx.input]
   local leaves, inner = subgraph(tr, { X.id }, mat)
-  local inp, fparams, args = {}, {}, {}
-  for _, id in ipairs(leaves) do
-    local decl, fdecl = param_decl(tr, id)
-    inp[#inp + 1] = decl
-    fparams[#fparams + 1] = fdecl:gsub("&", "")
-    args[#args + 1] = "p" .. id
-  end
+  local inp, fparams, args = leaf_params(tr, leaves, true)
   local T = ctype(X.dtype)
   local CX = X.dtype == "float32" and "complex64" or "complex128"
   local CT = ctype(CX)

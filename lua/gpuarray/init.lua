@@ -257,15 +257,7 @@ local function holds_array(t)
   end
   return false
 end
--- a device given as "cpu", "cuda:N", N (>= 0), -1 or a ga.cuda.Device -> its id (-1: the host)
-local function device_id(fname, d)
-  if type(d) == "table" and math.type(d.id) == "integer" then return d.id end
-  if math.type(d) == "integer" and d >= -1 then return d end
-  if d == "cpu" then return -1 end
-  local n = type(d) == "string" and d:match("^cuda:(%d+)$")
-  if n then return tonumber(n) end
-  error(fname .. ": device must be 'cpu', 'cuda:N', an ordinal or a ga.cuda.Device, got " .. tostring(d), 3)
-end
+local device_id = require("gpuarray.util").device_id
 -- run fn with device id current (the host: -1)
 local function on_device(id, fn, ...)
   if id == core.get_device() then return fn(...) end

@@ -75,11 +75,7 @@ local function iinfo(dt)
   return { dtype = name, bits = bits, min = r[1], max = r[2] }
 end
 
-local function shape_str(sh)
-  local t = {}
-  for i = 1, #sh do t[i] = tostring(sh[i]) end
-  return "(" .. table.concat(t, ", ") .. (#sh == 1 and ",)" or ")")
-end
+local function shape_str(sh) return C.shape_str(sh, ", ") end
 
 --- The shape that shapes broadcast to (NumPy's `broadcast_shapes`).
 -- @function ga.broadcast_shapes
@@ -121,11 +117,7 @@ end
 local function build(m, host)
   local F = {}
   local G = C.lazy_module(host)
-  local function arr(fname, x, what)
-    if is_array(x) then return x end
-    if type(x) == "table" or type(x) == "number" or type(x) == "boolean" then return G().asarray(x) end
-    fail(fname, "%s must be an array, a table or a number, got %s", what or "the argument", typename(x))
-  end
+  local function arr(fname, x, what) return C.arg(fname, x, what or "the argument", G().asarray) end
   local function is_float(dt) return dt:match("^float") ~= nil end
   local function is_complex(dt) return dt:match("^complex") ~= nil end
   local function is_int(dt) return dt:match("int") ~= nil end
@@ -762,7 +754,7 @@ local function build(m, host)
   function F.put_along_axis(a, indices, values, axis)
     local fname = "put_along_axis"
     local g = G()
-    if not is_array(a) then fail(fname, "arr must be an array, got %s", typename(a)) end
+    C.arg(fname, a, "arr")
     if axis == nil then fail(fname, "axis must be given (put_along_axis works in place on arr)") end
     local target = a
     local _, idx, ax = along_args(fname, a, indices, axis)
@@ -1765,7 +1757,7 @@ local function build(m, host)
   function F.place(a, mask, values)
     local fname = "place"
     local g = G()
-    if not is_array(a) then fail(fname, "arr must be an array, got %s", typename(a)) end
+    C.arg(fname, a, "arr")
     mask = arr(fname, mask, "mask")
     local pos = g.flatnonzero(mask)
     if pos.size == 0 then return end
@@ -1786,7 +1778,7 @@ local function build(m, host)
   function F.putmask(a, mask, values)
     local fname = "putmask"
     local g = G()
-    if not is_array(a) then fail(fname, "a must be an array, got %s", typename(a)) end
+    C.arg(fname, a, "a")
     mask = arr(fname, mask, "mask")
     if mask.size ~= a.size then fail(fname, "mask and data must be the same size") end
     local v = g.ravel(arr(fname, values, "values"))

@@ -13,11 +13,7 @@ local core = require "gpuarray.core"
 local C = require "gpuarray.util"
 local is_array, fail, typename = C.is_array, C.fail, C.typename
 
-local function shape_str(s)
-  local p = {}
-  for i = 1, #s do p[i] = tostring(s[i]) end
-  return "(" .. table.concat(p, ",") .. (#s == 1 and ",)" or ")")
-end
+local shape_str = C.shape_str
 
 local function prod(t, i, j)
   local p = 1
@@ -30,13 +26,7 @@ local function build(host)
   local F = {}
   local matmul = core.matmul
 
-  local function arr(fname, x, i)
-    if is_array(x) then return x end
-    if type(x) == "number" or type(x) == "boolean" or (type(x) == "table" and getmetatable(x) == nil) then
-      return G().asarray(x)
-    end
-    fail(fname, "argument %d must be an array, got %s", i, typename(x))
-  end
+  local function arr(fname, x, i) return C.arg(fname, x, "argument " .. i, G().asarray) end
 
   local function axis1(fname, a, nd, what)
     if math.type(a) ~= "integer" then fail(fname, "%s must be an integer, got %s", what or "axis", typename(a)) end
@@ -55,7 +45,7 @@ local function build(host)
   -- the result into out= (same shape; cast as NumPy's same_kind) or itself
   local function to_out(fname, r, out)
     if out == nil then return r end
-    if not is_array(out) then fail(fname, "out must be an array, got %s", typename(out)) end
+    C.arg(fname, out, "out")
     local rs, os = r.shape, out.shape
     local same = #rs == #os
     for i = 1, #rs do same = same and rs[i] == os[i] end

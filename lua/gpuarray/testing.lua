@@ -19,11 +19,7 @@ local function host_of(x)
   return core.host.asarray(x)
 end
 
-local function shape_str(sh)
-  local t = {}
-  for i = 1, #sh do t[i] = tostring(sh[i]) end
-  return "(" .. table.concat(t, ", ") .. (#sh == 1 and ",)" or ")")
-end
+local function shape_str(sh) return C.shape_str(sh, ", ") end
 
 local function same_shape(a, b)
   if a.ndim ~= b.ndim then return false end

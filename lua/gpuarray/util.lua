@@ -48,11 +48,22 @@ local function is_axis_list(t)
 end
 C.is_axis_list = is_axis_list
 
--- an options table's keys are all in `allowed`
-function C.options(fname, opts, allowed)
+local function options_table(fname, opts)
   if type(opts) ~= "table" or is_array(opts) then
     fail(fname, "options must be a table, got %s", typename(opts))
   end
+  return opts
+end
+
+-- an optional options argument: a table, or nil ({})
+function C.opts(fname, opts)
+  if opts == nil then return {} end
+  return options_table(fname, opts)
+end
+
+-- an options table's keys are all in `allowed`
+function C.options(fname, opts, allowed)
+  options_table(fname, opts)
   for k in pairs(opts) do
     if type(k) ~= "string" or not allowed[k] then fail(fname, "unknown option '%s'", tostring(k)) end
   end
@@ -114,12 +125,37 @@ function C.named_args(fname, names, extra, ...)
   return r
 end
 
--- x as an array: itself, or a table, number or boolean through asarray
-function C.input(fname, x, asarray)
+-- x as an array, or nil: itself, or a table, number or boolean through
+-- asarray (the one rule of what a function taking an array accepts)
+local function as_array(x, asarray)
   if is_array(x) then return x end
   local t = type(x)
-  if t == "table" or t == "number" or t == "boolean" then return asarray(x) end
-  fail(fname, "the input must be an array, a table or a number, got %s", typename(x))
+  if asarray and (t == "table" or t == "number" or t == "boolean") then return asarray(x) end
+  return nil
+end
+
+-- The array argument of fname that its message calls `what` ("x", "the
+-- input", "argument 2"): an ndarray; with `asarray`, also a table, number
+-- or boolean, made an array by it; anything else is an error naming it.
+-- Every Lua file checks its array arguments through this (or C.array).
+function C.arg(fname, x, what, asarray)
+  local r = as_array(x, asarray)
+  if r ~= nil then return r end
+  if asarray then fail(fname, "%s must be an array, a table or a number, got %s", what, typename(x)) end
+  fail(fname, "%s must be an ndarray, got %s", what, typename(x))
+end
+
+-- x as an array: itself, or a table, number or boolean through asarray
+function C.input(fname, x, asarray) return C.arg(fname, x, "the input", asarray) end
+
+-- a device given as "cpu", "cuda:N", N (>= 0), -1 or a ga.cuda.Device -> its id (-1: the host)
+function C.device_id(fname, d)
+  if type(d) == "table" and math.type(d.id) == "integer" then return d.id end
+  if math.type(d) == "integer" and d >= -1 then return d end
+  if d == "cpu" then return -1 end
+  local n = type(d) == "string" and d:match("^cuda:(%d+)$")
+  if n then return tonumber(n) end
+  fail(fname, "device must be 'cpu', 'cuda:N', an ordinal or a ga.cuda.Device, got %s", tostring(d))
 end
 
 function C.set(...)
@@ -194,9 +230,12 @@ function C.result_shape(x, axes, keepdims)
   return shape
 end
 
-local function shape_str(s)
-  if #s == 1 then return "(" .. s[1] .. ",)" end
-  return "(" .. table.concat(s, ",") .. ")"
+-- a shape as a message shows it: "(2,3)", "(4,)"; sep ", " gives NumPy's
+-- tuple "(2, 3)"
+local function shape_str(s, sep)
+  local t = {}
+  for i = 1, #s do t[i] = tostring(s[i]) end
+  return "(" .. table.concat(t, sep or ",") .. (#s == 1 and ",)" or ")")
 end
 C.shape_str = shape_str
 
@@ -222,12 +261,11 @@ function C.nonempty(fname, x, axes, op)
   end
 end
 
--- x, or a Lua value made an array by `asarray` (argument i)
+-- C.arg with lauxlib's positional message (argument i; reduce, sort)
 function C.array(fname, x, asarray, i)
-  if is_array(x) then return x end
-  local t = type(x)
-  if t == "table" or t == "number" or t == "boolean" then return asarray(x) end
-  fail(fname, "bad argument #%d (an array expected, got %s)", i or 1, t)
+  local r = as_array(x, asarray)
+  if r ~= nil then return r end
+  fail(fname, "bad argument #%d (an array expected, got %s)", i or 1, type(x))
 end
 
 return C
