@@ -151,9 +151,12 @@ end
 -- tensor on this state's current stream (DLPack's stream handover).  The
 -- array lives on the tensor's device (`cpu` for kDLCPU and kDLCUDAHost).
 -- A capsule can be consumed once.  `{copy = true}` returns a copy (on the
--- same device) instead.  gpuarray has no read-only arrays: a tensor
--- flagged READ_ONLY imports as a writable array, which must not be
--- written to (copy it first).
+-- same device) instead.  A DLPack 1.x tensor flagged READ_ONLY imports as
+-- a read-only array (`x.flags.writeable` false, as NumPy's): it and its
+-- views can be read, and every write into them (`x[i] = v`, `out=`,
+-- `x:fill`, in-place sorts, scatters, kernels' outputs...) raises
+-- "<function>: array is read-only ..."; `{copy = true}` or `x:copy()`
+-- gives a writable copy, and re-exporting a read-only array sets the flag.
 -- @function ga.from_dlpack
 -- @param obj a capsule or an object with `__dlpack`/`__dlpack_device`
 -- @tparam[opt] table opts `{copy = true}`

@@ -28,6 +28,11 @@ typedef struct ga_buffer {
    * giving the block back to `pool`. */
   void (*release)(void *ctx, struct ga_buffer *b);
   void *release_ctx;
+  /* Nothing may write to it (a DLPack tensor flagged READ_ONLY, a host's
+   * read-only push, a file mapped with mmap_mode "r"): every array over
+   * this buffer (all views) is read-only; writes fail in the core
+   * (ga_check_writable), copies are writable. */
+  int readonly;
 } ga_buffer;
 
 typedef struct ga_array {
@@ -42,6 +47,12 @@ typedef struct ga_array {
 
 #define GA_DATA(a) ((char *)(a)->buf->ptr + (a)->offset)
 #define GA_DEVICE(a) ((a)->buf->device)
+#define GA_READONLY(a) ((a)->buf->readonly)
+
+/* GA_OK when `a` may be written to; else GA_EINVAL "output array is
+ * read-only ..." (the choke point of every write: ufunc out=, copies and
+ * fills, reductions, scans, sorts, kernels, random draws, scatter...). */
+int ga_check_writable(const ga_array *a);
 
 /* One more owner of b (its allocation and release are the core's:
  * core/ga_mem.h; backends take scratch from their pool, base/ga_scratch.h). */

@@ -65,6 +65,23 @@ static void buffer_header_free(ga_buffer *b) {
   tcache.n++;
 }
 
+/* The one place a buffer header is filled (pool-less, writable, one
+ * owner) and its device bytes counted. */
+static void buffer_fill(ga_buffer *b, int device, void *ptr, size_t nbytes, void *stream,
+                        void (*release)(void *, ga_buffer *), void *ctx) {
+  b->refcount = 1;
+  b->device = device;
+  b->ptr = ptr;
+  b->nbytes = nbytes;
+  b->pool = NULL;
+  b->block = NULL;
+  b->stream = stream;
+  b->release = release;
+  b->release_ctx = ctx;
+  b->readonly = 0;
+  if (device != GA_CPU) __atomic_add_fetch(&live_device_bytes, (int64_t)nbytes, __ATOMIC_RELAXED);
+}
+
 int ga_buffer_new(int device, size_t nbytes, void *stream, ga_buffer **out) {
   const ga_backend *be = ga_backend_of(device);
   int rc = be->set_device(device);
@@ -79,16 +96,9 @@ int ga_buffer_new(int device, size_t nbytes, void *stream, ga_buffer **out) {
     buffer_header_free(b);
     return ga_pool_oom(pool, nbytes, limit_hit);
   }
-  b->refcount = 1;
-  b->device = device;
-  b->ptr = ptr;
-  b->nbytes = nbytes;
+  buffer_fill(b, device, ptr, nbytes, stream, NULL, NULL);
   b->pool = pool;
   b->block = blk;
-  b->stream = stream;
-  b->release = NULL;
-  b->release_ctx = NULL;
-  if (device != GA_CPU) __atomic_add_fetch(&live_device_bytes, (int64_t)nbytes, __ATOMIC_RELAXED);
   *out = b;
   return GA_OK;
 }
@@ -117,16 +127,7 @@ int ga_buffer_wrap(int device, void *ptr, size_t nbytes, void *stream, void (*re
                    void *ctx, ga_buffer **out) {
   ga_buffer *b = buffer_header();
   if (!b) return ga_err(GA_ENOMEM, "out of host memory");
-  b->refcount = 1;
-  b->device = device;
-  b->ptr = ptr;
-  b->nbytes = nbytes;
-  b->pool = NULL;
-  b->block = NULL;
-  b->stream = stream;
-  b->release = release;
-  b->release_ctx = ctx;
-  if (device != GA_CPU) __atomic_add_fetch(&live_device_bytes, (int64_t)nbytes, __ATOMIC_RELAXED);
+  buffer_fill(b, device, ptr, nbytes, stream, release, ctx);
   *out = b;
   return GA_OK;
 }
