@@ -23,7 +23,7 @@ local function refuses(fname, f)
   if fname ~= "" then assert(e:find(fname, 1, true), "'" .. fname .. "' not named in: " .. e) end
 end
 
-helper.each_device(function(xp, dev)
+helper.each_device(function(xp)
   describe("read-only arrays", function()
     it("a READ_ONLY DLPack tensor imports read-only; views inherit; copies are writable", function()
       local base = xp.arange(12, "float32"):reshape(3, 4)

@@ -29,7 +29,12 @@
 -- arrays of the current device in this `lua_State` (host arrays when the
 -- host is current); every array gives its memory back to the allocator it
 -- came from, whatever the allocator is when it is freed.  Temporaries the
--- library makes inside one call come from the default pool.
+-- library makes inside one call (cast and overlap copies, sort buffers,
+-- reduction partials, library workspaces taken as scratch) come from the
+-- allocator in use too, so a counting allocator sees them and a pool's
+-- statistics stay true; an allocator's error inside a call is that call's
+-- error.  (cuFFT plan work areas and cuBLAS/cuSOLVER handle workspaces are
+-- the library's own, cached across calls.)
 -- @module gpuarray.interop
 local core = require "gpuarray.core"
 local cuda = require "gpuarray.cuda"
@@ -372,7 +377,8 @@ end
 -- no caching), `ga.get_default_memory_pool()` (the default, caching),
 -- a `ga.cuda.MemoryPool()`, or a function `(nbytes) -> MemoryPointer`
 -- (the memory pointer's owner stays referenced until the array is gone).
--- On the host backend it serves host arrays.
+-- On the host backend it serves host arrays.  It also serves the
+-- temporaries of every call of this `lua_State` (see the module's notes).
 -- @function ga.cuda.set_allocator
 -- @param alloc the allocator
 -- @usage
