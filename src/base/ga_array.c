@@ -7,12 +7,6 @@
 
 void ga_buffer_incref(ga_buffer *b) { __atomic_add_fetch(&b->refcount, 1, __ATOMIC_RELAXED); }
 
-int ga_check_writable(const ga_array *a) {
-  if (a && a->buf && a->buf->readonly)
-    return ga_err(GA_EINVAL, "array is read-only (x.flags.writeable is false: a read-only DLPack import, "
-                  "a file mapped with mmap_mode 'r' or a host's read-only buffer); write into a copy (x:copy())");
-  return GA_OK;
-}
 
 int ga_shape_size(int ndim, const int64_t *shape, int itemsize, int64_t *size) {
   if (ndim < 0 || ndim > GA_MAXDIM)
