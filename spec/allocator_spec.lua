@@ -152,6 +152,27 @@ describe("allocators on the current device", function()
     assert.are.equal(log.asked, log.freed)   -- every temporary went back
   end)
 
+  if helper.has_gpu() then
+    it("on a GPU, backend scratch (the sort's counters) comes from the allocator too", function()
+      local n = 1 << 20
+      local keys = ga.random.RandomState(3):random_sample(n):astype("float32")
+      local log = { asked = 0, freed = 0 }
+      cuda.set_allocator(function(k)
+        log.asked = log.asked + k
+        return foreign(k, log)
+      end)
+      local sorted = ga.sort(keys)
+      cuda.set_allocator(default)
+      -- the result is 4n bytes; anything more is the sort's scratch
+      assert.is_true(log.asked > 4 * n, "asked " .. log.asked)
+      assert.is_true(ga.all(ga.less_equal(sorted[{ { 1, n - 1 } }], sorted[{ { 2, n } }])):item())
+      sorted:free()
+      full_gc()
+      full_gc()
+      assert.are.equal(log.asked, log.freed)
+    end)
+  end
+
   it("a MemoryPool serves temporaries; the default pool's statistics stay true", function()
     local x = ga.arange(4096, "int32")
     local out = ga.empty({}, "float64")
