@@ -293,6 +293,39 @@ helper.each_device(function(xp)
       helper.assert_error(function() xp.polyfit(xp.ones { 3 }, xp.ones { 4 }, 1) end,
         "polyfit: expected x and y to have same length")
       helper.assert_error(function() xp.roots(xp.ones { 2, 2 }) end, "roots: Input must be a rank-1 array.")
+      helper.assert_error(function() xp.polyfit(xp.arange(3), xp.arange(3), 2, { cov = "x" }) end,
+        "polyfit: cov must be a boolean or 'unscaled', got 'x'")
+      helper.assert_error(function() xp.polyfit(xp.arange(3), xp.arange(3), 2, { cov = true }) end,
+        "polyfit: the number of data points must exceed order to scale the covariance matrix")
+    end)
+
+    it("polyfit cov = true / 'unscaled' as NumPy 2 (1-D and 2-D y, weights)", function()
+      -- numpy.polyfit(x, y, deg, cov=...) printed by NumPy 2.4
+      local x = xp.array { 0, 1, 2, 3, 4, 5 }
+      local y = xp.array { 1, 2.9, 7.2, 12.8, 21.1, 31 }
+      local function near(got, want)
+        local g = ga.asnumpy(got):ravel():tolist()
+        assert.are.equal(#want, #g)
+        for i = 1, #want do assert.is_true(math.abs(g[i] - want[i]) <= 1e-9 * (1 + math.abs(want[i])), i) end
+      end
+      local c, V = xp.polyfit(x, y, 2, { cov = true })
+      near(c, { 1, 1.0057142857142853, 0.9857142857142918 })
+      near(V, { 0.00088775510204082, -0.00443877551020411, 0.00295918367346941, -0.00443877551020411,
+                0.02408775510204095, -0.01953061224489807, 0.00295918367346941, -0.01953061224489807,
+                0.02722448979591848 })
+      local _, Vu = xp.polyfit(x, y, 2, nil, false, nil, "unscaled")
+      near(Vu, { 0.02678571428571438, -0.13392857142857192, 0.0892857142857147, -0.13392857142857192,
+                 0.726785714285717, -0.5892857142857165, 0.08928571428571473, -0.5892857142857167,
+                 0.8214285714285735 })
+      local Y = xp.stack({ y, y * 2 + 1 }, 2)
+      local _, V2 = xp.polyfit(x, Y, 1, { cov = true })
+      assert.are.same({ 2, 2, 2 }, { V2.shape[1], V2.shape[2], V2.shape[3] })
+      near(V2, { 0.5347537414965988, 2.1390149659863944, -1.3368843537414972, -5.347537414965986,
+                 -1.3368843537414972, -5.347537414965986, 4.901909297052156, 19.607637188208614 })
+      local _, Vw = xp.polyfit(x, y, 2, { w = xp.array { 1, 2, 1, 2, 1, 2 }, cov = true })
+      near(Vw, { 0.00067376702922708, -0.00375021270984882, 0.00331374727582122, -0.00375021270984882,
+                 0.022141086337808, -0.02199277284080834, 0.00331374727582122, -0.02199277284080834,
+                 0.0298152504254196 })
     end)
 
     it("check = false and set_checks(false) skip the info flags", function()

@@ -543,9 +543,13 @@ local function build(host, L, P)
   -- polyfit, roots (NumPy's numpy.polyfit / numpy.roots) ------------------------
   function P.polyfit(x, y, deg, ...)
     local fname = "polyfit"
-    local o = args(fname, { "rcond", "full", "w" }, ...)
+    local o = args(fname, { "rcond", "full", "w", "cov" }, ...)
     local M = G()
     x, y = arr(fname, x), arr(fname, y)
+    if o.cov ~= nil and o.cov ~= false and o.cov ~= true and o.cov ~= "unscaled" then
+      fail(fname, "cov must be a boolean or 'unscaled', got %s", type(o.cov) == "string" and "'" .. o.cov .. "'"
+        or typename(o.cov))
+    end
     if math.type(deg) ~= "integer" then fail(fname, "deg must be an integer, got %s", typename(deg)) end
     if deg < 0 then fail(fname, "expected deg >= 0") end
     if x.ndim ~= 1 then fail(fname, "expected 1D vector for x") end
@@ -571,7 +575,23 @@ local function build(host, L, P)
     local c, resids, rank, s = L.lstsq(lhs, rhs, rcond, { check = o.check })
     c = c.ndim == 2 and c / M.expand_dims(scale, -1) or c / scale
     if o.full then return c, resids, rank, s, rcond end
-    return c
+    if not o.cov then return c end
+    -- the coefficients' covariance, as NumPy: inv(lhsᵀ lhs) of the scaled
+    -- columns, unscaled back, times the residual variance unless 'unscaled'
+    local V = L.inv(M.matmul(lhs:swapaxes(-1, -2), lhs)) / M.outer(scale, scale)
+    local fac = 1
+    if o.cov ~= "unscaled" then
+      if x.shape[1] <= order then
+        fail(fname, "the number of data points must exceed order to scale the covariance matrix")
+      end
+      if resids.size == 0 then
+        fail(fname, "the fit is rank-deficient (rank %d < %d): no residuals to scale the covariance matrix with",
+          rank, order)
+      end
+      fac = resids / (x.shape[1] - order)
+    end
+    if y.ndim == 1 then return c, V * fac end
+    return c, M.expand_dims(V, -1) * fac
   end
 
   function P.roots(p)
@@ -809,7 +829,9 @@ end
 --- Least-squares polynomial fit (`numpy.polyfit(x, y, deg)`): the
 -- coefficients, highest power first (one column per column of a 2-D y).
 -- Options: `rcond`, `full` (also return residuals, rank, singular values
--- and rcond), `w` (weights).
+-- and rcond), `w` (weights), `cov` (`true`: also return the coefficients'
+-- covariance matrix, scaled by the residual variance; `"unscaled"`: not
+-- scaled; (order, order), or (order, order, K) for a 2-D y).
 -- @function ga.polyfit
 -- @param x (M,)
 -- @param y (M,) or (M, K)
@@ -818,6 +840,8 @@ end
 -- @usage
 -- print(ga.polyfit(ga.array({0, 1, 2, 3}), ga.array({1, 3, 7, 13}), 2))
 -- --> array([1., 1., 1.])
+-- local c, V = ga.polyfit(ga.array({0, 1, 2, 3}), ga.array({1, 3, 7, 14}), 1, {cov = true})
+-- print(V.shape[1], V.shape[2])   --> 2	2
 
 --- Roots of a polynomial, highest power first (`numpy.roots`): the
 -- eigenvalues of its companion matrix (complex unless all are real).

@@ -264,6 +264,22 @@ static int perf_ok(const ga_dnn_call *c, const gdnnAlgoPerf *p) {
   return 1;
 }
 
+/* cuDNN's heuristic ranking of the algorithms of a convolution (with the
+ * workspace each needs), into perf[16] */
+static int heuristics(gdnnHandle_t h, const ga_dnn_call *c, descs *d, gdnnAlgoPerf *perf, int *got) {
+  gdnnStatus_t s;
+  if (c->op == GA_DNN_CONV_FWD)
+    s = dnn.GetConvolutionForwardAlgorithm_v7(h, d->t[GA_DT_X], d->f, d->conv, d->t[GA_DT_Y],
+                                              GDNN_CONVOLUTION_FWD_ALGO_COUNT, got, perf);
+  else if (c->op == GA_DNN_CONV_BWD_DATA)
+    s = dnn.GetConvolutionBackwardDataAlgorithm_v7(h, d->f, d->t[GA_DT_DY], d->conv, d->t[GA_DT_DX],
+                                                   GDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, got, perf);
+  else
+    s = dnn.GetConvolutionBackwardFilterAlgorithm_v7(h, d->t[GA_DT_X], d->t[GA_DT_DY], d->conv, d->f,
+                                                     GDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, got, perf);
+  return s == GDNN_STATUS_SUCCESS ? GA_OK : dnn_error(c, s, "cudnnGetConvolutionAlgorithm_v7");
+}
+
 /* choose (or look up) the algorithm of a convolution; with the device's
  * lock held and the handle on the call's stream.  x/w/y: the roles of the
  * input, filter and output tensors of this op. */
@@ -292,11 +308,18 @@ static int conv_algo(int dev, gdnnHandle_t h, const ga_dnn_call *c, descs *d, in
   if ((s = dnn.SetConvolutionMathType(d->conv, math_wanted(c))) != GDNN_STATUS_SUCCESS)
     return dnn_error(c, s, "cudnnSetConvolutionMathType");
   if (c->algo_find) {
-    /* a workspace for the trials: up to 256 MiB of the pool, less if it
-     * cannot be had (the search then skips algorithms that need more) */
+    /* a workspace for the trials as large as the heuristics' hungriest
+     * candidate (TF32 implicit GEMM wants ~400 MB on a ResNet layer, and a
+     * fixed 256 MiB left float32 with FMA algorithms only: 13x slower),
+     * less if the pool cannot give it (the search then skips those) */
     size_t want = (size_t)256 << 20;
-    while (want >= ((size_t)1 << 20) && ga_scratch_get(ga_cuda_pool(dev), want, c->stream, &scr)) want >>= 2;
-    if (!scr.ptr) want = 0;
+    if ((rc = heuristics(h, c, d, perf, &got))) return rc;
+    for (int i = 0; i < got && i < 16; i++)
+      if (perf[i].status == GDNN_STATUS_SUCCESS && perf[i].memory > want) want = perf[i].memory;
+    got = 0;
+    memset(perf, 0, sizeof perf);
+    while (want >= ((size_t)1 << 20) && ga_scratch_get(ga_cuda_pool(dev), want, c->stream, &scr)) want >>= 1;
+    if (!scr.ptr) want = 0;   /* scratch of a user's allocator has no pool block */
     void *wp = scr.ptr;
     if (c->op == GA_DNN_CONV_FWD)
       s = dnn.FindConvolutionForwardAlgorithmEx(h, d->t[GA_DT_X], c->t[GA_DT_X].data, d->f, c->t[GA_DT_W].data,
@@ -314,17 +337,8 @@ static int conv_algo(int dev, gdnnHandle_t h, const ga_dnn_call *c, descs *d, in
                                                        want);
     ga_scratch_put(&scr);
     if (s != GDNN_STATUS_SUCCESS) return dnn_error(c, s, "cudnnFindConvolutionAlgorithmEx");
-  } else {
-    if (c->op == GA_DNN_CONV_FWD)
-      s = dnn.GetConvolutionForwardAlgorithm_v7(h, d->t[GA_DT_X], d->f, d->conv, d->t[GA_DT_Y],
-                                                GDNN_CONVOLUTION_FWD_ALGO_COUNT, &got, perf);
-    else if (c->op == GA_DNN_CONV_BWD_DATA)
-      s = dnn.GetConvolutionBackwardDataAlgorithm_v7(h, d->f, d->t[GA_DT_DY], d->conv, d->t[GA_DT_DX],
-                                                     GDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &got, perf);
-    else
-      s = dnn.GetConvolutionBackwardFilterAlgorithm_v7(h, d->t[GA_DT_X], d->t[GA_DT_DY], d->conv, d->f,
-                                                       GDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &got, perf);
-    if (s != GDNN_STATUS_SUCCESS) return dnn_error(c, s, "cudnnGetConvolutionAlgorithm_v7");
+  } else if ((rc = heuristics(h, c, d, perf, &got))) {
+    return rc;
   }
   int pick = -1;
   for (int i = 0; i < got && i < 16; i++)
