@@ -90,15 +90,16 @@ static void scratch_release(void *owner) { ga_buffer_decref(owner); }
 
 static int scratch_hook(ga_pool *pool, size_t nbytes, void *stream, ga_scratch *s) {
   ga_alloc_hook_fn h = __atomic_load_n(&alloc_hook, __ATOMIC_ACQUIRE);
-  if (!h || !pool) return GA_MEM_DECLINED;
+  if (!h || !pool) return GA_SCRATCH_DECLINED;
   int device = GA_CPU, found = 0, n = ga_backend_of(GA_GPU_KIND)->device_count();
   for (int d = 0; d < n && !found; d++)
     if (ga_backend_of(d)->pool(d) == pool) device = d, found = 1;
   if (!found && __atomic_load_n(&host_pool, __ATOMIC_ACQUIRE) == pool) device = GA_CPU, found = 1;
-  if (!found) return GA_MEM_DECLINED;   /* another pool (a user pool's own, a transfer pool) */
+  if (!found) return GA_SCRATCH_DECLINED;   /* another pool (a user pool's own, a transfer pool) */
   ga_buffer *b;
   int rc = h(device, nbytes, stream, &b);
-  if (rc) return rc;   /* GA_MEM_DECLINED included */
+  if (rc == GA_MEM_DECLINED) return GA_SCRATCH_DECLINED;
+  if (rc) return rc;
   s->ptr = b->ptr;
   s->owner = b;
   s->release = scratch_release;
