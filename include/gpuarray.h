@@ -176,7 +176,8 @@ typedef struct gpuarray_api {
   int (*to_dlpack)(lua_State *L, int idx, DLManagedTensorVersioned **out);
   /* Push an array over a DLPack tensor (no copy).  On success the array
    * owns it (its deleter runs once when the array and its views are
-   * gone); on failure the caller still does. */
+   * gone); on failure the caller still does.  A tensor flagged
+   * DLPACK_FLAG_BITMASK_READ_ONLY gives a read-only array. */
   int (*push_dlpack)(lua_State *L, DLManagedTensorVersioned *tensor);
 
   /* The state's current device (GPUARRAY_CPU or an ordinal), and its
@@ -195,6 +196,17 @@ typedef struct gpuarray_api {
   /* Statistics of the default pool of a device (GPUARRAY_CPU: the host
    * pool). */
   int (*pool_stats)(int device, gpuarray_pool_stats *stats);
+
+  /* Appended in GPUARRAY_API_VERSION 1 (gpuarray_get_api checks size). */
+  /* As push_wrap, but the array and its views are read-only in Lua
+   * (x.flags.writeable false: every write raises "... is read-only"; a
+   * copy is writable); to_dlpack of it sets DLPACK_FLAG_BITMASK_READ_ONLY. */
+  int (*push_wrap_readonly)(lua_State *L, void *data, int device, int dtype, int ndim, const int64_t *shape,
+                            const int64_t *strides, gpuarray_release_fn release, void *ctx);
+  /* 1 when the array at idx may be written, 0 when read-only (a
+   * read-only wrap, a DLPack tensor flagged READ_ONLY, a file mapped with
+   * mmap_mode "r"), -1 (with last_error) when idx holds no live array. */
+  int (*writeable)(lua_State *L, int idx);
 } gpuarray_api;
 
 /* The API table of the gpuarray loaded in L, or NULL when none is (or its

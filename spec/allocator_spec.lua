@@ -112,6 +112,93 @@ describe("allocators on the current device", function()
     assert.are.equal(128, log.freed)
   end)
 
+  it("temporaries inside a call come from the allocator in use", function()
+    -- outputs made before: what the allocator sees below is each call's
+    -- temporaries (a cast copy, an overlap copy, a scan's, a sort's, a
+    -- matmul's copies of non-contiguous operands, backend scratch)
+    local log = { asked = 0, freed = 0 }
+    local x = ga.arange(1000, "int32")
+    local out = ga.empty({}, "float64")
+    local y = ga.arange(2000, "float32")
+    local cs = ga.empty(1000, "float64")
+    local a = ga.ones({ 64, 64 }, "float32")
+    local s = ga.arange(1000, "float32")[{ { 1000, 1, -1 } }]
+    local seen = {}
+    cuda.set_allocator(function(n)
+      log.asked = log.asked + n
+      return foreign(n, log)
+    end)
+    local function step(name, f)
+      local before = log.asked
+      f()
+      seen[name] = log.asked - before
+    end
+    step("sum", function() ga.sum(x, nil, { dtype = "float64", out = out }) end)          -- float64 copy of x
+    step("add", function() ga.add(y[{ { 1, 1000 } }], 1, { out = y[{ { 2, 1001 } }] }) end) -- copy of the input
+    step("cumsum", function() ga.cumsum(x, 1, { dtype = "float64", out = cs }) end)
+    step("sort", function() s:sort() end)
+    step("matmul", function() ga.matmul(a, a.T) end)
+    cuda.set_allocator(default)
+    assert.is_true(seen.sum >= 8000, "sum: " .. seen.sum)
+    assert.is_true(seen.add >= 4000, "add: " .. seen.add)
+    assert.is_true(seen.cumsum >= 8000, "cumsum: " .. seen.cumsum)
+    assert.is_true(seen.sort >= 4000, "sort: " .. seen.sort)
+    assert.is_true(seen.matmul >= 16384, "matmul: " .. seen.matmul)
+    assert.are.equal(499500, out:item())
+    assert.are.equal(499500, cs[1000]:item())
+    assert.are.equal(0, s[1]:item())
+    full_gc()
+    full_gc()
+    assert.are.equal(log.asked, log.freed)   -- every temporary went back
+  end)
+
+  if helper.has_gpu() then
+    it("on a GPU, backend scratch (the sort's counters) comes from the allocator too", function()
+      local n = 1 << 20
+      local keys = ga.random.RandomState(3):random_sample(n):astype("float32")
+      local log = { asked = 0, freed = 0 }
+      cuda.set_allocator(function(k)
+        log.asked = log.asked + k
+        return foreign(k, log)
+      end)
+      local sorted = ga.sort(keys)
+      cuda.set_allocator(default)
+      -- the result is 4n bytes; anything more is the sort's scratch
+      assert.is_true(log.asked > 4 * n, "asked " .. log.asked)
+      assert.is_true(ga.all(ga.less_equal(sorted[{ { 1, n - 1 } }], sorted[{ { 2, n } }])):item())
+      sorted:free()
+      full_gc()
+      full_gc()
+      assert.are.equal(log.asked, log.freed)
+    end)
+  end
+
+  it("a MemoryPool serves temporaries; the default pool's statistics stay true", function()
+    local x = ga.arange(4096, "int32")
+    local out = ga.empty({}, "float64")
+    local pool = cuda.MemoryPool()
+    full_gc()
+    local used, total = default:used_bytes(), default:total_bytes()
+    cuda.using_allocator(pool, function() ga.sum(x, nil, { dtype = "float64", out = out }) end)
+    assert.are.equal(used, default:used_bytes())
+    assert.are.equal(total, default:total_bytes())
+    assert.is_true(pool:total_bytes() >= 4096 * 8)   -- the cast copy was the pool's (now cached)
+    assert.are.equal(0, pool:used_bytes())
+    assert.are.equal(4096 * 4095 / 2, out:item())
+  end)
+
+  it("a temporary's allocator error is the call's error", function()
+    local x = ga.arange(100, "int32")
+    local out = ga.empty({}, "float64")
+    cuda.set_allocator(function() error("no memory for you") end)
+    local ok, e = pcall(ga.sum, x, nil, { dtype = "float64", out = out })
+    cuda.set_allocator(default)
+    assert.is_false(ok)
+    assert.truthy(tostring(e):find("sum: ", 1, true), e)
+    assert.truthy(tostring(e):find("no memory for you", 1, true), e)
+    assert.are.equal(4950, ga.sum(x):item())   -- and the module still works
+  end)
+
   it("a function allocator's errors; the allocator stays in place", function()
     local f = function() error("no memory for you", 0) end
     cuda.set_allocator(f)

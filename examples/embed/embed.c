@@ -120,12 +120,18 @@ static void *read_shared(void *arg) {
   lua_State *L = new_state(&api);
   api->set_device(L, r->device);
   int64_t shape[1] = {N};
-  /* no release callback: the main thread owns and frees the buffer */
-  if (api->push_wrap(L, r->data, r->device, api->dtype_from_name("float32"), 1, shape, NULL, NULL, NULL)) {
+  /* no release callback: the main thread owns and frees the buffer; this
+   * state may only read it (a write raises "... is read-only") */
+  if (api->push_wrap_readonly(L, r->data, r->device, api->dtype_from_name("float32"), 1, shape, NULL, NULL,
+                              NULL)) {
     printf("FAIL reader: %s\n", api->last_error());
   } else {
+    if (api->writeable(L, -1) != 0) printf("FAIL reader: the shared array is writeable\n");
     lua_setglobal(L, "shared");
-    if (luaL_dostring(L, "return shared:sum():item()") == LUA_OK) {
+    if (luaL_dostring(L, "assert(not shared.flags.writeable and not shared[{{1, 4}}].flags.writeable)\n"
+                         "local ok, e = pcall(function() shared:fill(0) end)\n"
+                         "assert(not ok and e:find('read-only', 1, true), e)\n"
+                         "return shared:sum():item()") == LUA_OK) {
       r->sum = lua_tonumber(L, -1);
       r->ok = 1;
     } else {

@@ -200,10 +200,24 @@ local function build(F, host)
   -- the names (sorted), `f.name` or `f["arr_0"]` reads that member,
   -- `f:close()` (or `local f <close> = ...`, or the garbage collector)
   -- closes the file, once.
+  -- `mmap_mode` (NumPy's) maps a `.npy` instead of reading it: on the host
+  -- (`ga.host.load`, or `ga.load` while the host is current) the array lies
+  -- over the mapped file: `"r"` read-only (`x.flags.writeable` false, every
+  -- write is an error), `"r+"` writes go through to the file, `"c"`
+  -- copy-on-write (writes stay in memory, the file is unchanged); the file
+  -- is unmapped when the last array or view over it is freed (`x:free()` or
+  -- the collector).  Big-endian files cannot be mapped on the host.  For a
+  -- GPU array the data is copied to the device straight from the mapping
+  -- (no staging buffer of ours); the result is an ordinary device array in
+  -- every mode (writes do not reach the file), as CuPy's.  `.npz` archives
+  -- ignore `mmap_mode`, as NumPy does.  A mapped file must not shrink while
+  -- mapped (reading its lost pages is a bus error, as in NumPy).
   -- @function ga.load
   -- @tparam string path
   -- @tparam[opt] table opts `{max_header_size = 10000}`: a longer header
-  --   is refused (NumPy's limit); `allow_pickle = true` is refused
+  --   is refused (NumPy's limit); `allow_pickle = true` is refused;
+  --   `mmap_mode = "r" | "r+" | "c"` (or `"readonly"`, `"readwrite"`,
+  --   `"copyonwrite"`)
   -- @treturn ndarray|NpzFile
   -- @usage
   -- local path = os.tmpname() .. ".npz"
@@ -214,6 +228,12 @@ local function build(F, host)
   --   print(f.w)                           --> array([1., 1.])
   -- end
   -- os.remove(path)
+  -- local p = os.tmpname() .. ".npy"
+  -- ga.host.save(p, ga.host.arange(4, "float32"))
+  -- local m = ga.host.load(p, {mmap_mode = "r"})   -- over the file, read-only
+  -- print(m:sum(), m.flags.writeable)               --> array(6., dtype=float32)  false
+  -- m:free()
+  -- os.remove(p)
   G.load = F.load
 
   --- The array of a `.npy` string (as `x:dumps()` gives).

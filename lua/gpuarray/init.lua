@@ -439,6 +439,9 @@ host.asnumpy = core.asnumpy
 
 --- Memory layout flags: a new table
 -- `{c_contiguous=, f_contiguous=, owndata=, writeable=}` of booleans.
+-- `writeable` is false for read-only memory (a DLPack tensor flagged
+-- READ_ONLY, a file loaded with `mmap_mode = "r"`, a C host's read-only
+-- buffer) and all views of it: writes into it raise an error.
 -- @field ndarray.flags
 -- @usage
 -- local x = ga.zeros({2, 3})

@@ -29,7 +29,12 @@
 -- arrays of the current device in this `lua_State` (host arrays when the
 -- host is current); every array gives its memory back to the allocator it
 -- came from, whatever the allocator is when it is freed.  Temporaries the
--- library makes inside one call come from the default pool.
+-- library makes inside one call (cast and overlap copies, sort buffers,
+-- reduction partials, library workspaces taken as scratch) come from the
+-- allocator in use too, so a counting allocator sees them and a pool's
+-- statistics stay true; an allocator's error inside a call is that call's
+-- error.  (cuFFT plan work areas and cuBLAS/cuSOLVER handle workspaces are
+-- the library's own, cached across calls.)
 -- @module gpuarray.interop
 local core = require "gpuarray.core"
 local cuda = require "gpuarray.cuda"
@@ -151,9 +156,12 @@ end
 -- tensor on this state's current stream (DLPack's stream handover).  The
 -- array lives on the tensor's device (`cpu` for kDLCPU and kDLCUDAHost).
 -- A capsule can be consumed once.  `{copy = true}` returns a copy (on the
--- same device) instead.  gpuarray has no read-only arrays: a tensor
--- flagged READ_ONLY imports as a writable array, which must not be
--- written to (copy it first).
+-- same device) instead.  A DLPack 1.x tensor flagged READ_ONLY imports as
+-- a read-only array (`x.flags.writeable` false, as NumPy's): it and its
+-- views can be read, and every write into them (`x[i] = v`, `out=`,
+-- `x:fill`, in-place sorts, scatters, kernels' outputs...) raises
+-- "<function>: array is read-only ..."; `{copy = true}` or `x:copy()`
+-- gives a writable copy, and re-exporting a read-only array sets the flag.
 -- @function ga.from_dlpack
 -- @param obj a capsule or an object with `__dlpack`/`__dlpack_device`
 -- @tparam[opt] table opts `{copy = true}`
@@ -369,7 +377,8 @@ end
 -- no caching), `ga.get_default_memory_pool()` (the default, caching),
 -- a `ga.cuda.MemoryPool()`, or a function `(nbytes) -> MemoryPointer`
 -- (the memory pointer's owner stays referenced until the array is gone).
--- On the host backend it serves host arrays.
+-- On the host backend it serves host arrays.  It also serves the
+-- temporaries of every call of this `lua_State` (see the module's notes).
 -- @function ga.cuda.set_allocator
 -- @param alloc the allocator
 -- @usage

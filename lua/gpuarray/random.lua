@@ -1111,6 +1111,7 @@ local function build(mk, is_host)
   function State:shuffle(x)
     if not is_array(x) then error("shuffle: expected an array, got " .. type(x), 2) end
     if x.ndim == 0 then error("shuffle: x must be at least 1-d", 2) end
+    if not x.flags.writeable then error("shuffle: x is read-only (x.flags.writeable is false)", 2) end
     local p = ga_().take(x, perm_indices(self, x.shape[1]), 1)
     x:set(p)
   end

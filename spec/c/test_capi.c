@@ -160,6 +160,35 @@ int main(void) {
   CHECK(api->push_wrap(L, data, GPUARRAY_CPU, f64, 1, neg, NULL, NULL, NULL) != 0, "negative dimension");
   CHECK(lua_gettop(L) == top, "failures push nothing");
 
+  /* read-only wraps: reads work, writes are errors, views inherit, a
+   * copy is writable, the export carries the flag; read-only imports */
+  CHECK(api->push_wrap_readonly(L, data, GPUARRAY_CPU, f64, 2, shape, NULL, count_release, NULL) == 0,
+        "push_wrap_readonly: %s", api->last_error());
+  CHECK(api->writeable(L, -1) == 0, "writeable() of a read-only wrap");
+  {
+    DLManagedTensorVersioned *rt = NULL;
+    CHECK(api->to_dlpack(L, -1, &rt) == 0 && (rt->flags & DLPACK_FLAG_BITMASK_READ_ONLY), "the export is READ_ONLY");
+    CHECK(api->push_dlpack(L, rt) == 0 && api->writeable(L, -1) == 0, "a READ_ONLY import is read-only");
+    lua_pop(L, 1);
+  }
+  lua_setglobal(L, "ro");
+  run(L, "assert(not ro.flags.writeable and not ro[1].flags.writeable and ro:copy().flags.writeable)\n"
+         "local ok, e = pcall(function() ro[{1, 1}] = 9 end)\n"
+         "assert(not ok and e:find('read-only', 1, true), e)\n"
+         "ok, e = pcall(function() ga.add(ro, 1, {out = ro}) end)\n"
+         "assert(not ok and e:find('add: array is read-only', 1, true), e)\n"
+         "assert(ro:sum():item() == 60)");
+  CHECK(data[0] == 0 && data[5] == 50, "nothing written through the read-only wrap");
+  run(L, "ro = nil; collectgarbage(); collectgarbage()");
+  CHECK(releases == 2, "the read-only wrap's release ran (%d)", releases);
+  lua_pushinteger(L, 3);
+  CHECK(api->writeable(L, -1) == -1 && strstr(api->last_error(), "not an ndarray"), "writeable(3)");
+  lua_pop(L, 1);
+  run(L, "w2 = ga.host.ones(3)");
+  lua_getglobal(L, "w2");
+  CHECK(api->writeable(L, -1) == 1, "writeable() of an array");
+  lua_pop(L, 1);
+
   /* copies (a strided source) */
   int32_t src[6] = {1, 2, 3, 4, 5, 6};
   int64_t tshape[2] = {3, 2}, tstr[2] = {4, 12};   /* the transpose of a 2x3 */
@@ -208,14 +237,20 @@ int main(void) {
   CHECK(api->set_allocator(L, my_alloc, my_free, NULL) == 0, "set_allocator");
   run(L, "a1 = ga.host.zeros(100); a2 = a1 + 1");
   CHECK(alloc_calls == 2, "our allocator served %d arrays", alloc_calls);
+  /* and the temporaries inside a call: the float64 copy of the int32
+   * input of this sum (its result goes into o, made before) */
+  run(L, "i1 = ga.host.arange(10, 'int32'); o1 = ga.host.empty({}, 'float64')");
+  int before_sum = alloc_calls;
+  run(L, "ga.sum(i1, nil, {dtype = 'float64', out = o1}); assert(o1:item() == 45)");
+  CHECK(alloc_calls == before_sum + 1, "the temporary came from our allocator (%d calls)", alloc_calls - before_sum);
   CHECK(api->set_allocator(L, failing_alloc, my_free, NULL) == 0, "set_allocator");
   CHECK(luaL_dostring(L, "return ga.host.zeros(4)") != LUA_OK && strstr(lua_tostring(L, -1), "out of memory"),
         "a failing allocator is a Lua error: %s", lua_tostring(L, -1));
   lua_settop(L, top);
   CHECK(api->set_allocator(L, NULL, NULL, NULL) == 0, "back to the default pool");
   run(L, "assert(ga.host.ones(3):sum():item() == 3)");
-  run(L, "a1 = nil; a2 = nil; collectgarbage(); collectgarbage()");
-  CHECK(free_calls == 2, "freed %d of 2", free_calls);
+  run(L, "a1 = nil; a2 = nil; i1 = nil; o1 = nil; collectgarbage(); collectgarbage()");
+  CHECK(free_calls == alloc_calls, "freed %d of %d", free_calls, alloc_calls);
   gpuarray_pool_stats ps;
   CHECK(api->pool_stats(GPUARRAY_CPU, &ps) == 0 && ps.total_bytes >= ps.used_bytes, "pool_stats");
   CHECK(api->pool_stats(999, &ps) != 0, "pool_stats(999)");

@@ -7,6 +7,7 @@
 
 void ga_buffer_incref(ga_buffer *b) { __atomic_add_fetch(&b->refcount, 1, __ATOMIC_RELAXED); }
 
+
 int ga_shape_size(int ndim, const int64_t *shape, int itemsize, int64_t *size) {
   if (ndim < 0 || ndim > GA_MAXDIM)
     return ga_err(GA_EINVAL, "maximum supported dimension for an ndarray is %d, found %d", GA_MAXDIM, ndim);

@@ -28,6 +28,11 @@ typedef struct ga_buffer {
    * giving the block back to `pool`. */
   void (*release)(void *ctx, struct ga_buffer *b);
   void *release_ctx;
+  /* Nothing may write to it (a DLPack tensor flagged READ_ONLY, a host's
+   * read-only push, a file mapped with mmap_mode "r"): every array over
+   * this buffer (all views) is read-only; writes fail in the core
+   * (ga_check_writable), copies are writable. */
+  int readonly;
 } ga_buffer;
 
 typedef struct ga_array {
@@ -40,8 +45,19 @@ typedef struct ga_array {
   int64_t strides[GA_MAXDIM];   /* bytes; may be 0 or negative */
 } ga_array;
 
+/* GA_OK when `a` may be written to; else GA_EINVAL "array is read-only
+ * ..." (the choke point of every write: ufunc out=, copies and fills,
+ * reductions, scans, sorts, kernels, random draws, scatter...). */
+static inline int ga_check_writable(const ga_array *a) {
+  if (a && a->buf && a->buf->readonly)
+    return ga_err(GA_EINVAL, "array is read-only (x.flags.writeable is false: a read-only DLPack import, "
+                  "a file mapped with mmap_mode 'r' or a host's read-only buffer); write into a copy (x:copy())");
+  return GA_OK;
+}
+
 #define GA_DATA(a) ((char *)(a)->buf->ptr + (a)->offset)
 #define GA_DEVICE(a) ((a)->buf->device)
+#define GA_READONLY(a) ((a)->buf->readonly)
 
 /* One more owner of b (its allocation and release are the core's:
  * core/ga_mem.h; backends take scratch from their pool, base/ga_scratch.h). */

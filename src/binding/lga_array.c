@@ -144,7 +144,7 @@ static int push_attr(lua_State *L, ga_array *a, const char *k) {
       lua_getiuservalue(L, 1, 1);
       lua_pushboolean(L, lua_isnil(L, -1)); lua_setfield(L, -3, "owndata");
       lua_pop(L, 1);
-      lua_pushboolean(L, 1); lua_setfield(L, -2, "writeable");
+      lua_pushboolean(L, !GA_READONLY(a)); lua_setfield(L, -2, "writeable");
       return 1;
     }
     break;

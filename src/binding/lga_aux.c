@@ -60,6 +60,7 @@ int lga_fail_compile(lua_State *L, const char *fname, const char *source) {
 const char lga_mt_key = 0;
 
 ga_array *lga_toarray(lua_State *L, int idx) {
+  lga_note_running(L);   /* temporaries of this call: its allocator (lga_interop.c) */
   void *p = lua_touserdata(L, idx);
   if (!p || !lua_getmetatable(L, idx)) return NULL;
   lua_rawgetp(L, LUA_REGISTRYINDEX, &lga_mt_key);
@@ -110,6 +111,7 @@ ga_array *lga_new_array(lua_State *L, lga_state *S, const char *fname, int devic
   }
   ga_array *a = push_blank(L);
   void *stream = lga_stream(S, device);
+  lga_note_running(L);
   ga_buffer *own;   /* ga.cuda.set_allocator's (lga_interop.c) */
   if ((S->alloc[0].kind || S->alloc[1].kind) &&
       lga_alloc_buffer(L, S, fname, device, (size_t)size * GA_ITEMSIZE(dtype), stream, &own)) {

@@ -103,7 +103,7 @@ static void call_host_release(void *ctx, ga_buffer *b) {
 
 /* an array over data (which the caller owns) at the top of the stack */
 static int wrap(lua_State *L, lga_state *S, const char *fname, void *data, int device, int dtype, int ndim,
-                const int64_t *shape, const int64_t *strides, gpuarray_release_fn release, void *ctx) {
+                const int64_t *shape, const int64_t *strides, gpuarray_release_fn release, void *ctx, int readonly) {
   int rc = check_geometry(fname, device, dtype, ndim, shape);
   if (rc) return rc;
   int isz = GA_ITEMSIZE(dtype);
@@ -132,6 +132,7 @@ static int wrap(lua_State *L, lga_state *S, const char *fname, void *data, int d
     lua_pop(L, 1);
     return rc;
   }
+  b->readonly = readonly;
   a->buf = b;
   a->offset = size ? -lo : 0;
   a->dtype = dtype;
@@ -143,7 +144,24 @@ static int push_wrap(lua_State *L, void *data, int device, int dtype, int ndim, 
                      const int64_t *strides, gpuarray_release_fn release, void *ctx) {
   lga_state *S = state_or_fail(L);
   if (!S) return GA_EINVAL;
-  return wrap(L, S, "push_wrap", data, device, dtype, ndim, shape, strides, release, ctx);
+  return wrap(L, S, "push_wrap", data, device, dtype, ndim, shape, strides, release, ctx, 0);
+}
+
+static int push_wrap_readonly(lua_State *L, void *data, int device, int dtype, int ndim, const int64_t *shape,
+                              const int64_t *strides, gpuarray_release_fn release, void *ctx) {
+  lga_state *S = state_or_fail(L);
+  if (!S) return GA_EINVAL;
+  return wrap(L, S, "push_wrap_readonly", data, device, dtype, ndim, shape, strides, release, ctx, 1);
+}
+
+static int writeable(lua_State *L, int idx) {
+  ga_array *a = lga_toarray(L, idx);
+  if (!a || !a->buf) {
+    ga_err(a ? GA_EFREED : GA_EINVAL, "writeable: the value at index %d is %s", idx,
+           a ? "a freed array" : "not an ndarray");
+    return -1;
+  }
+  return !GA_READONLY(a);
 }
 
 /* under lua_pcall: (wrapped array, device) -> a C-contiguous copy on device */
@@ -160,7 +178,7 @@ static int push_copy(lua_State *L, const void *data, int data_device, int device
   int rc = check_geometry("push_copy", device, dtype, ndim, shape);
   if (rc) return rc;
   lua_pushcfunction(L, copy_p);
-  if ((rc = wrap(L, S, "push_copy", (void *)data, data_device, dtype, ndim, shape, strides, NULL, NULL))) {
+  if ((rc = wrap(L, S, "push_copy", (void *)data, data_device, dtype, ndim, shape, strides, NULL, NULL, 0))) {
     lua_pop(L, 1);
     return rc;
   }
@@ -278,6 +296,8 @@ static const gpuarray_api api = {
   .set_stream = set_stream,
   .set_allocator = set_allocator,
   .pool_stats = pool_stats,
+  .push_wrap_readonly = push_wrap_readonly,
+  .writeable = writeable,
 };
 
 __attribute__((visibility("default"))) const gpuarray_api *gpuarray_capi(void);

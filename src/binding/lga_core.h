@@ -26,6 +26,16 @@ typedef struct lga_state {
 
 #define LGA_STATE(L) ((lga_state *)lua_touserdata((L), lua_upvalueindex(1)))
 
+/* Temporaries through the allocator in use (lga_interop.c): the state
+ * whose call runs on this thread, noted while any state has an allocator
+ * (cheap: one global load when none has). */
+extern __thread lua_State *lga_running;
+extern int lga_active_allocators;
+static inline void lga_note_running(lua_State *L) {
+  if (__atomic_load_n(&lga_active_allocators, __ATOMIC_RELAXED)) lga_running = L;
+}
+void lga_close_allocators(lga_state *S);   /* the state's __gc */
+
 /* Current stream for arrays on `device` (NULL for the host). */
 static inline void *lga_stream(lga_state *S, int device) {
   return device >= 0 && device < LGA_MAX_DEVICES ? S->stream[device] : NULL;

@@ -48,6 +48,7 @@ static int l_draw(lua_State *L) {
   if (GA_DEVICE(out) != g->device)
     return lga_errorf(L, fname, "the output is on another device than the generator (%d)", g->device);
   if (!ga_is_c_contiguous(out)) return lga_errorf(L, fname, "the output must be C-contiguous");
+  if (ga_check_writable(out)) return lga_fail(L, fname);
   int ok = what == GA_CURAND_BITS ? out->dtype == GA_UINT32
            : what >= GA_CURAND_UNIFORM && what <= GA_CURAND_LOGNORMAL ? out->dtype == GA_FLOAT32 || out->dtype == GA_FLOAT64
            : 0;

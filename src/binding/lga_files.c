@@ -10,8 +10,12 @@
 #include "base/ga_npy.h"
 #include "core/ga_backend.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the .npy code assumes a little-endian host"
@@ -108,8 +112,10 @@ uint64_t lga_npy_size(const ga_array *x) {
   return hl + (uint64_t)x->size * (uint64_t)GA_ITEMSIZE(x->dtype);
 }
 
-void lga_npy_read(lua_State *L, lga_state *S, lga_src *src, int device, size_t max_header, const char *fname,
-                  const char *what) {
+/* Read and check the header of the .npy at the start of src (the data
+ * length must match it); src is left at the data. */
+static void npy_header(lua_State *L, lga_src *src, size_t max_header, const char *fname, const char *what,
+                       ga_npy_header *hp) {
   unsigned char first[GA_NPY_PREFIX_MAX];
   size_t have = src->len < GA_NPY_PREFIX_MAX ? (size_t)src->len : GA_NPY_PREFIX_MAX;
   if (src->read(src->ctx, first, have)) lga_fail(L, fname);
@@ -135,17 +141,163 @@ void lga_npy_read(lua_State *L, lga_state *S, lga_src *src, int device, size_t m
                ga_shape_str(h.ndim, h.shape, s, sizeof s), ga_dtypes[h.dtype].name, (long long)h.nbytes,
                data < (uint64_t)h.nbytes ? "there are only" : "there are", (unsigned long long)data);
   }
-  int64_t mshape[GA_MAXDIM];   /* memory order: reversed for fortran_order */
-  for (int i = 0; i < h.ndim; i++) mshape[i] = h.fortran ? h.shape[h.ndim - 1 - i] : h.shape[i];
+  *hp = h;
+}
+
+/* The array at the top in fortran_order: replaced by the view in h's shape. */
+static void fortran_view(lua_State *L, const ga_npy_header *h) {
+  if (!h->fortran || h->ndim < 2) return;
+  ga_array *a = lga_toarray(L, -1);
+  ga_array *v = lga_new_view(L, -1);
+  int64_t st[GA_MAXDIM];
+  for (int i = 0; i < h->ndim; i++) st[i] = a->strides[h->ndim - 1 - i];
+  ga_array_set_geometry(v, h->ndim, h->shape, st);
+  lua_remove(L, -2);
+}
+
+static void memory_shape(const ga_npy_header *h, int64_t *mshape) {   /* reversed for fortran_order */
+  for (int i = 0; i < h->ndim; i++) mshape[i] = h->fortran ? h->shape[h->ndim - 1 - i] : h->shape[i];
+}
+
+void lga_npy_read(lua_State *L, lga_state *S, lga_src *src, int device, size_t max_header, const char *fname,
+                  const char *what) {
+  ga_npy_header h;
+  npy_header(L, src, max_header, fname, what, &h);
+  int64_t mshape[GA_MAXDIM];
+  memory_shape(&h, mshape);
   ga_array *a = lga_new_array(L, S, fname, device, h.dtype, h.ndim, mshape);
   if (ga_chunk_read(a, src->read, src->ctx, h.swap, lga_stream(S, device))) lga_fail(L, fname);
-  if (h.fortran && h.ndim > 1) {
-    ga_array *v = lga_new_view(L, -1);
-    int64_t st[GA_MAXDIM];
-    for (int i = 0; i < h.ndim; i++) st[i] = a->strides[h.ndim - 1 - i];
-    ga_array_set_geometry(v, h.ndim, h.shape, st);
-    lua_remove(L, -2);
+  fortran_view(L, &h);
+}
+
+/* ---- load(path, {mmap_mode = ...}): NumPy's memory-mapped .npy ---- */
+enum { MM_NONE, MM_R, MM_RPLUS, MM_C };
+
+static int mmap_mode_opt(lua_State *L, int idx, const char *fname) {
+  if (lua_type(L, idx) != LUA_TTABLE) return MM_NONE;
+  int t = lua_getfield(L, idx, "mmap_mode");
+  const char *m = t == LUA_TSTRING ? lua_tostring(L, -1) : "";
+  int mode = -1;
+  if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, -1))) mode = MM_NONE;
+  else if (t != LUA_TSTRING) lga_errorf(L, fname, "mmap_mode must be a string or nil, got %s", luaL_typename(L, -1));
+  else if (!strcmp(m, "r") || !strcmp(m, "readonly")) mode = MM_R;
+  else if (!strcmp(m, "r+") || !strcmp(m, "readwrite")) mode = MM_RPLUS;
+  else if (!strcmp(m, "c") || !strcmp(m, "copyonwrite")) mode = MM_C;
+  else if (!strcmp(m, "w+") || !strcmp(m, "write"))
+    lga_errorf(L, fname, "mmap_mode '%s' creates a new file: load maps existing ones ('r', 'r+' or 'c')", m);
+  else lga_errorf(L, fname, "mmap_mode must be nil, 'r', 'r+' or 'c', got '%s'", m);
+  lua_pop(L, 1);
+  return mode;
+}
+
+typedef struct mapping { void *base; size_t len; } mapping;
+
+static void unmap_release(void *ctx, ga_buffer *b) {
+  (void)b;
+  mapping *m = ctx;
+  if (m->base) munmap(m->base, m->len);
+  m->base = NULL;
+  free(m);
+}
+
+/* A mapping of the whole file (the map is torn down by the GC if an error
+ * unwinds past it: a userdata holding it, liolib's way). */
+static int maphold_gc(lua_State *L) {
+  mapping *m = lua_touserdata(L, 1);
+  if (m && m->base) munmap(m->base, m->len);
+  if (m) m->base = NULL;
+  return 0;
+}
+
+static mapping *map_file(lua_State *L, const char *path, int mode, size_t len, const char *fname) {
+  mapping *m = lua_newuserdatauv(L, sizeof *m, 0);
+  m->base = NULL;
+  m->len = len;
+  if (luaL_newmetatable(L, "gpuarray.files.mapping")) {
+    lua_pushcfunction(L, maphold_gc);
+    lua_setfield(L, -2, "__gc");
   }
+  lua_setmetatable(L, -2);
+  int fd = open(path, mode == MM_RPLUS ? O_RDWR : O_RDONLY);
+  if (fd < 0) lga_errorf(L, fname, "cannot open '%s' for mmap_mode '%s': %s", path,
+                         mode == MM_RPLUS ? "r+" : mode == MM_C ? "c" : "r", strerror(errno));
+  int prot = mode == MM_R ? PROT_READ : PROT_READ | PROT_WRITE;
+  void *p = mmap(NULL, len, prot, mode == MM_C ? MAP_PRIVATE : MAP_SHARED, fd, 0);
+  int e = errno;
+  close(fd);
+  if (p == MAP_FAILED) lga_errorf(L, fname, "%s: mmap failed: %s", path, strerror(e));
+  m->base = p;
+  return m;
+}
+
+/* Push the array of the .npy at path mapped in memory.  On the host: an
+ * array over the mapping (read-only for "r", writing through to the file
+ * for "r+", private copy-on-write pages for "c"), unmapped when the last
+ * array or view over it is freed.  On a GPU: a device array read straight
+ * from the mapping (no staging copy of ours; writes do not reach the file). */
+static void load_mapped(lua_State *L, lga_state *S, FILE **fp, const char *path, uint64_t len, int device,
+                        size_t max_header, int mode, const char *fname) {
+  file_io io = {*fp, path};
+  lga_src src = {file_read, &io, len};
+  ga_npy_header h;
+  npy_header(L, &src, max_header, fname, path, &h);
+  lga_files_close(L, fp, path, fname);
+  int64_t mshape[GA_MAXDIM];
+  memory_shape(&h, mshape);
+  if (h.nbytes == 0 || (uint64_t)h.data_offset + (uint64_t)h.nbytes > (uint64_t)SIZE_MAX) {   /* nothing to map */
+    ga_array *a = lga_new_array(L, S, fname, device, h.dtype, h.ndim, mshape);
+    if (h.nbytes) lga_errorf(L, fname, "%s: too large to map", path);
+    a->buf->readonly = device == GA_CPU && mode == MM_R;
+    fortran_view(L, &h);
+    return;
+  }
+  if (device == GA_CPU && h.swap)
+    lga_errorf(L, fname, "%s: big-endian data cannot be mapped (gpuarray has no big-endian dtypes; it is swapped on "
+               "load): load it without mmap_mode", path);
+  size_t maplen = h.data_offset + (size_t)h.nbytes;
+  mapping *m = map_file(L, path, device == GA_CPU ? mode : MM_R, maplen, fname);
+  int hold = lua_gettop(L);
+  if (device != GA_CPU) {
+    ga_array *a = lga_new_array(L, S, fname, device, h.dtype, h.ndim, mshape);
+    const char *data = (const char *)m->base + h.data_offset;
+    int rc;
+    if (h.swap) {
+      mem_io mi = {data, (size_t)h.nbytes, 0};
+      rc = ga_chunk_read(a, mem_read, &mi, 1, lga_stream(S, device));
+    } else {
+      rc = ga_memcpy(device, GA_DATA(a), GA_CPU, data, (size_t)h.nbytes, lga_stream(S, device), 1);
+    }
+    if (rc) lga_fail(L, fname);
+    munmap(m->base, m->len);   /* copied (synchronously): unmap now */
+    m->base = NULL;
+    lua_remove(L, hold);
+    return;
+  }
+  ga_array *a = lua_newuserdatauv(L, sizeof(ga_array), 1);   /* first: nothing to leak if this fails */
+  memset(a, 0, sizeof *a);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lga_mt_key);
+  lua_setmetatable(L, -2);
+  mapping *own = malloc(sizeof *own);
+  if (!own) lga_errorf(L, fname, "out of host memory");
+  ga_buffer *b;
+  if (ga_buffer_wrap(GA_CPU, m->base, maplen, NULL, unmap_release, own, &b)) {
+    free(own);
+    lga_fail(L, fname);
+  }
+  /* the buffer owns the mapping from here on: the last array or view over
+   * it unmaps it (once: the buffer's release runs once) */
+  own->base = m->base;
+  own->len = maplen;
+  m->base = NULL;
+  b->readonly = mode == MM_R;
+  int64_t st[GA_MAXDIM];
+  ga_strides_c(h.ndim, mshape, GA_ITEMSIZE(h.dtype), st);
+  a->buf = b;
+  a->offset = (int64_t)h.data_offset;
+  a->dtype = h.dtype;
+  ga_array_set_geometry(a, h.ndim, mshape, st);
+  lua_remove(L, hold);
+  fortran_view(L, &h);
 }
 
 /* x at idx as a C- or F-contiguous array (a copy on its device when it is
@@ -252,9 +404,10 @@ static int l_load(lua_State *L) {
   const char *fname = LGA_FNAME(L);
   lga_state *S = LGA_STATE(L);
   const char *path = luaL_checkstring(L, 1);
-  static const char *const allowed[] = {"max_header_size", "allow_pickle", NULL};
+  static const char *const allowed[] = {"max_header_size", "allow_pickle", "mmap_mode", NULL};
   check_opts(L, 2, fname, allowed);
   size_t max_header = max_header_opt(L, 2, fname);
+  int mode = mmap_mode_opt(L, 2, fname);
   if (lua_type(L, 2) == LUA_TTABLE) {
     lua_getfield(L, 2, "allow_pickle");
     if (lua_toboolean(L, -1))
@@ -268,6 +421,7 @@ static int l_load(lua_State *L) {
   size_t got = fread(magic, 1, sizeof magic, *fp);
   rewind(*fp);
   if (got >= 2 && magic[0] == 'P' && magic[1] == 'K') {
+    /* mmap_mode is ignored for archives, as NumPy does */
     lga_npz_open(L, S, fp, path, device, max_header, fname);   /* takes *fp */
     return 1;
   }
@@ -275,6 +429,10 @@ static int l_load(lua_State *L) {
     if (got >= 1 && (magic[0] == 0x80 || magic[0] == '('))
       lga_errorf(L, fname, "%s: pickled data is not supported (nothing is ever executed; save arrays with save)", path);
     lga_errorf(L, fname, "%s: not a .npy or .npz file (bad magic string)", path);
+  }
+  if (mode != MM_NONE) {
+    load_mapped(L, S, fp, path, len, device, max_header, mode, fname);
+    return 1;
   }
   file_io io = {*fp, path};
   lga_src src = {file_read, &io, len};

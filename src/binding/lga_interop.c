@@ -7,6 +7,7 @@
 #include "binding/lga_core.h"
 #include "core/ga_backend.h"
 #include "core/ga_dlpack.h"
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -433,6 +434,67 @@ void lga_push_callocator(lua_State *L, lga_calloc_fn alloc, lga_cfree_fn free_, 
   u->c = c;
 }
 
+/* ---- temporaries inside a call through the allocator in use: the core
+ * asks temp_hook (core/ga_mem.h ga_mem_set_alloc_hook) for every buffer
+ * and backend scratch it makes; the hook serves it from the allocator of
+ * the state whose call runs on this thread (lga_running: set where the
+ * binding takes arrays, lga_toarray and lga_new_array, while any state
+ * has an allocator) as lga_alloc_buffer does for the call's arrays, under
+ * lua_pcall so that no Lua error crosses the core.  Installed only while
+ * some state has a non-default allocator (lga_active_allocators). ---- */
+__thread lua_State *lga_running;
+int lga_active_allocators;
+static pthread_mutex_t active_lock = PTHREAD_MUTEX_INITIALIZER;
+
+typedef struct temp_req { lga_state *S; int device; size_t nbytes; void *stream; ga_buffer *buf; int served; } temp_req;
+
+static int temp_alloc_p(lua_State *L) {
+  temp_req *r = lua_touserdata(L, 1);
+  r->served = lga_alloc_buffer(L, r->S, "allocator", r->device, r->nbytes, r->stream, &r->buf);
+  return 0;
+}
+
+static int temp_hook(int device, size_t nbytes, void *stream, ga_buffer **out) {
+  lua_State *L = lga_running;
+  if (!L || lua_status(L) != LUA_OK || !lua_checkstack(L, 4)) return GA_MEM_DECLINED;
+  lga_state *S = lga_state_of(L);
+  if (!S) return GA_MEM_DECLINED;
+  int which = device != GA_CPU || S->device == GA_CPU ? 0 : 1;
+  if (S->alloc[which].kind == AL_DEFAULT) return GA_MEM_DECLINED;
+  temp_req r = {S, device, nbytes, stream, NULL, 0};
+  int top = lua_gettop(L);
+  lua_pushcfunction(L, temp_alloc_p);
+  lua_pushlightuserdata(L, &r);
+  if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+    const char *m = lua_tostring(L, -1);
+    ga_err(GA_ENOMEM, "the allocator failed for a temporary of %zu bytes: %s", nbytes, m ? m : "(no message)");
+    lua_settop(L, top);
+    return GA_ENOMEM;
+  }
+  lua_settop(L, top);
+  if (!r.served) return GA_MEM_DECLINED;
+  *out = r.buf;
+  return GA_OK;
+}
+
+static void active_change(int delta) {
+  pthread_mutex_lock(&active_lock);
+  int n = (lga_active_allocators += delta);
+  if (n == 1 && delta > 0) ga_mem_set_alloc_hook(temp_hook);
+  if (n == 0) ga_mem_set_alloc_hook(NULL);
+  pthread_mutex_unlock(&active_lock);
+}
+
+/* the state is closing: its allocators stop counting */
+void lga_close_allocators(lga_state *S) {
+  for (int w = 0; w < 2; w++)
+    if (S->alloc[w].kind != AL_DEFAULT) {
+      S->alloc[w].kind = AL_DEFAULT;
+      active_change(-1);
+    }
+  lga_running = NULL;
+}
+
 /* core._set_allocator(which, obj): which 0 = arrays of the current device,
  * 1 = pinned host arrays; obj false = the default pool, "plain" = no
  * caching, a MemoryPool, a function (nbytes) -> MemoryPointer, or a C
@@ -464,6 +526,8 @@ void lga_set_allocator(lua_State *L, lga_state *S, int which, int idx) {
   struct lga_allocator old = S->alloc[which];
   S->alloc[which] = nw;
   if (old.kind != AL_DEFAULT) luaL_unref(L, LUA_REGISTRYINDEX, old.ref);
+  if ((old.kind != AL_DEFAULT) != (nw.kind != AL_DEFAULT)) active_change(nw.kind != AL_DEFAULT ? 1 : -1);
+  lga_running = L;
 }
 
 static int l_set_allocator(lua_State *L) {
@@ -507,8 +571,12 @@ int lga_alloc_buffer(lua_State *L, lga_state *S, const char *fname, int device, 
     struct lga_allocator saved = *al;
     al->kind = AL_DEFAULT;
     int st = lua_pcall(L, 1, 1, 0);
-    if (S->alloc[which].kind == AL_DEFAULT && S->alloc[which].ref == saved.ref) S->alloc[which] = saved;
-    else luaL_unref(L, LUA_REGISTRYINDEX, saved.ref);   /* the function replaced the allocator */
+    if (S->alloc[which].kind == AL_DEFAULT && S->alloc[which].ref == saved.ref) {
+      S->alloc[which] = saved;
+    } else {   /* the function replaced the allocator */
+      luaL_unref(L, LUA_REGISTRYINDEX, saved.ref);
+      active_change(-1);
+    }
     if (st != LUA_OK) lua_error(L);
     lga_mem *m = luaL_testudata(L, -1, MEM_MT);
     if (!m)

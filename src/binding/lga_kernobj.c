@@ -32,7 +32,7 @@ void lga_newclass(lua_State *L, int mod, const char *tname, const luaL_Reg *meta
 }
 
 /* where virtual arrays live: a buffer on device 0 that is never touched */
-static ga_buffer virtual_buf = {1, 0, (void *)(uintptr_t)65536, (size_t)1 << 40, NULL, NULL, NULL, NULL, NULL};
+static ga_buffer virtual_buf = {1, 0, (void *)(uintptr_t)65536, (size_t)1 << 40, NULL, NULL, NULL, NULL, NULL, 0};
 
 void lga_virtual_array(lua_State *L, const char *fname, ga_array *v, int dtype, int ndim, const int64_t *shape,
                        bool fortran) {

@@ -27,7 +27,8 @@ static int default_device(lua_State *L) {
 /* Closing the state launches what is still queued (it would otherwise
  * never run, e.g. a script that ends without reading its results). */
 static int state_gc(lua_State *L) {
-  (void)L;
+  lga_state *S = lua_touserdata(L, 1);
+  if (S) lga_close_allocators(S);
   ga_flush(-1);
   return 0;
 }

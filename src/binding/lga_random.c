@@ -28,6 +28,7 @@ static int l_random_fill(lua_State *L) {
   ga_array *out = lga_check(L, 1, fname);
   if (!ga_is_c_contiguous(out))
     return lga_errorf(L, fname, "the output must be a fresh C-contiguous array");
+  if (ga_check_writable(out)) return lga_fail(L, fname);
   ga_rand_call c = {0};
   c.out = GA_DATA(out);
   c.dtype = out->dtype;

@@ -88,6 +88,7 @@ static int do_sort(lua_State *L, const char *fname, int mode) {
   lga_state *S = LGA_STATE(L);
   int dev = GA_DEVICE(x), dt = x->dtype, isz = GA_ITEMSIZE(dt);
   if (mode == M_INPLACE) lga_check_current(L, S, x, fname);
+  if (mode == M_INPLACE && ga_check_writable(x)) return lga_fail(L, fname);
   ga_array xv = *x, *t = NULL;   /* xv: x with the sorted axis last */
   int ax = 0, nd;
   if (flat) {

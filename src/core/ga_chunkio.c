@@ -84,6 +84,7 @@ done:
 int ga_chunk_read(ga_array *a, ga_read_fn r, void *ctx, int swap, void *stream) {
   size_t nb = nbytes_of(a);
   if (nb == 0) return GA_OK;
+  if (ga_check_writable(a)) return ga_errcode();
   char *dst = GA_DATA(a);
   int dev = GA_DEVICE(a), isz = GA_ITEMSIZE(a->dtype);
   if (dev == GA_CPU) {

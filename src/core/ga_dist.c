@@ -161,7 +161,7 @@ int ga_dist_run(ga_comm *c, int kind, int op, int root, int peer, const ga_array
       return ga_err(GA_EDEVICE, "the array is on %s, which is no device of this communicator",
                     ga_device_name(GA_DEVICE(a), b));
     }
-    if ((rc = check_array(c, a, i, c->dev[i], kn))) return rc;
+    if ((rc = check_array(c, a, i, c->dev[i], kn)) || (kind == GA_DIST_RECV && (rc = ga_check_writable(a)))) return rc;
     k.local = i;
     k.dtype = a->dtype;
     k.count = (size_t)a->size;
@@ -189,7 +189,7 @@ int ga_dist_run(ga_comm *c, int kind, int op, int root, int peer, const ga_array
       return ga_err(GA_EINVAL, "input array #%d has shape %s, #1 has %s (one shape on every rank)", i + 1,
                     ga_shape_str(in[i]->ndim, in[i]->shape, s1, sizeof s1),
                     ga_shape_str(in[0]->ndim, in[0]->shape, s2, sizeof s2));
-    if ((rc = check_array(c, out[i], i, c->dev[i], "output"))) return rc;
+    if ((rc = check_array(c, out[i], i, c->dev[i], "output")) || (rc = ga_check_writable(out[i]))) return rc;
     if (out[i]->dtype != in[0]->dtype)
       return ga_err(GA_ETYPE, "output array #%d is %s, the inputs are %s", i + 1,
                     ga_dtypes[out[i]->dtype].name, ga_dtypes[in[0]->dtype].name);

@@ -117,7 +117,7 @@ int ga_dlpack_export(const ga_array *a, int versioned, uint64_t flags, void **ma
     e->m.version.minor = DLPACK_MINOR_VERSION;
     e->m.manager_ctx = e;
     e->m.deleter = deleter_v;
-    e->m.flags = flags;
+    e->m.flags = flags | (a->buf->readonly ? DLPACK_FLAG_BITMASK_READ_ONLY : 0);
     e->buf = a->buf;
     ga_buffer_incref(a->buf);
     *managed = &e->m;
@@ -202,6 +202,8 @@ int ga_dlpack_import(void *managed, int versioned, void *stream, ga_array *out) 
   if ((rc = ga_buffer_wrap(device, size ? start + lo : start, (size_t)(hi - lo), stream,
                            versioned ? release_v : release_0, managed, &b)))
     return rc;
+  /* a tensor flagged READ_ONLY gives a read-only array (and views) */
+  b->readonly = versioned && (((DLManagedTensorVersioned *)managed)->flags & DLPACK_FLAG_BITMASK_READ_ONLY);
   out->buf = b;
   out->offset = size ? -lo : 0;
   out->dtype = dtype;

@@ -17,14 +17,16 @@ int ga_device_from_dlpack(DLDevice d, int *device);
 
 /* Export a view of `a`: a DLManagedTensorVersioned (versioned) or a
  * DLManagedTensor, malloc'ed with its shape and strides, holding one
- * buffer reference; `flags` go into the versioned struct.  Its deleter
+ * buffer reference; `flags` go into the versioned struct (with
+ * DLPACK_FLAG_BITMASK_READ_ONLY added for a read-only array).  Its deleter
  * drops the reference and frees it. */
 int ga_dlpack_export(const ga_array *a, int versioned, uint64_t flags, void **managed);
 /* Call a managed tensor's deleter (when not NULL). */
 void ga_dlpack_delete(void *managed, int versioned);
 /* An array over a managed tensor's data (no copy): on success the array
  * owns the managed tensor (the last owner of its buffer calls the
- * deleter); on failure the caller still does. */
+ * deleter); on failure the caller still does.  A versioned tensor flagged
+ * DLPACK_FLAG_BITMASK_READ_ONLY gives a read-only array. */
 int ga_dlpack_import(void *managed, int versioned, void *stream, ga_array *out);
 /* DLPack's stream handover on a GPU: work queued on `consumer` from now
  * on waits for what is queued on `producer` (our queued kernels are

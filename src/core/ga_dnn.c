@@ -259,6 +259,7 @@ int ga_dnn_run(const ga_dnn_args *a) {
       return ga_err(GA_EINVAL, "%s is missing", role_name[r]);
     }
     if (!x->buf) return ga_err(GA_EFREED, "%s has been freed", role_name[r]);
+    if ((out & R(r)) && GA_READONLY(x)) return ga_err(GA_EINVAL, "%s is read-only (x.flags.writeable is false)", role_name[r]);
     if (have && GA_DEVICE(x) != dev) {
       char b1[32], b2[32];
       return ga_err(GA_EDEVICE, "%s is on %s, the other arrays on %s", role_name[r], ga_device_name(GA_DEVICE(x), b1),

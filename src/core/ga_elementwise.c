@@ -243,6 +243,7 @@ static bool broadcasts_to(int nd, const int64_t *shape, const ga_array *out) {
 
 int ga_ew_check_out(ga_ew_plan *plan, int k, const ga_array *out, int casting) {
   char b1[32], b2[32], s1[512], s2[512];
+  if (ga_check_writable(out)) return ga_errcode();
   /* a zero stride on a longer axis (a broadcast_to view) would be written
    * many times: NumPy's broadcast views are read-only */
   for (int i = 0; i < out->ndim; i++)
@@ -348,6 +349,10 @@ int ga_ew_run(const ga_ew_plan *plan, const ga_operand *ins, ga_array *const *ou
   int64_t size = 1;
   for (int i = 0; i < plan->ndim; i++) size *= plan->shape[i];
   if (size == 0) return GA_OK;
+  for (int k = 0; k < plan->op->nout; k++) {
+    int rc = ga_check_writable(outs[k]);
+    if (rc) return rc;
+  }
   ga_operand ins2[GA_MAXARGS];
   ga_array tmps[GA_MAXARGS];
   bool any;

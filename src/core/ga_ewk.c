@@ -466,6 +466,8 @@ int ga_ewk_build(const ga_ewk *k, const ga_ewk_plan *plan, const ga_ewk_operand 
   c->nargs = np;
   c->device = plan->device;
   c->stream = stream;
+  for (int o = 0; o < k->nout; o++)
+    if (ga_check_writable(outs[o])) return ga_errcode();
   memcpy(c->tv_dtype, plan->tv_dtype, sizeof(int) * k->ntv);
   c->size = 1;
   for (int i = 0; i < plan->ndim; i++) c->size *= plan->shape[i];

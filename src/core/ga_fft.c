@@ -75,7 +75,7 @@ int ga_fft_axis(const ga_array *in, ga_array *out, int axis, int kind, int inver
   int dtype;
   int64_t shape[GA_MAXDIM];
   int rc = ga_fft_out_geometry(in, axis, kind, n, &dtype, shape);
-  if (rc) return rc;
+  if (rc || (rc = ga_check_writable(out))) return rc;
   int dev = GA_DEVICE(in);
   if (GA_DEVICE(out) != dev) return ga_err(GA_EDEVICE, "the output is on another device than the input");
   if (out->dtype != dtype || out->ndim != in->ndim || memcmp(out->shape, shape, sizeof(int64_t) * (size_t)in->ndim))
@@ -146,6 +146,7 @@ static int nested(const int64_t *st, const int64_t *n, const int *ax, int rank, 
 int ga_fft_axes(const ga_array *in, ga_array *out, int rank, const int *axes, int inverse, double scale,
                 void *stream, int *done) {
   *done = 0;
+  if (ga_check_writable(out)) return ga_errcode();
   int dev = GA_DEVICE(in);
   if (rank < 2 || rank > 3) return GA_OK;
   if (in->dtype != GA_COMPLEX64 && in->dtype != GA_COMPLEX128)

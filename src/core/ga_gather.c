@@ -210,6 +210,7 @@ int ga_adv_get(const ga_adv *adv, ga_array *out, void *stream) {
 }
 
 int ga_adv_set(const ga_adv *adv, const ga_array *v, int add, void *stream) {
+  if (ga_check_writable(&adv->view)) return ga_errcode();
   ga_gather_call c;
   memset(&c, 0, sizeof c);
   c.adv = adv;

@@ -122,6 +122,7 @@ bool ga_matmul_out_ok(const ga_array *out, const ga_array *a, const ga_array *b)
 }
 
 int ga_matmul_run(const ga_array *a, const ga_array *b, ga_array *out, void *stream) {
+  if (ga_check_writable(out)) return ga_errcode();
   const ga_backend *be = ga_backend_of(GA_DEVICE(out));
   if (!be->matmul) return ga_err(GA_EINVAL, "the %s backend has no matrix product", be->name);
   int ca = a->ndim >= 2 ? 2 : 1, cb = b->ndim >= 2 ? 2 : 1;

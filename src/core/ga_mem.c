@@ -65,10 +65,58 @@ static void buffer_header_free(ga_buffer *b) {
   tcache.n++;
 }
 
+/* The one place a buffer header is filled (pool-less, writable, one
+ * owner) and its device bytes counted. */
+static void buffer_fill(ga_buffer *b, int device, void *ptr, size_t nbytes, void *stream,
+                        void (*release)(void *, ga_buffer *), void *ctx) {
+  b->refcount = 1;
+  b->device = device;
+  b->ptr = ptr;
+  b->nbytes = nbytes;
+  b->pool = NULL;
+  b->block = NULL;
+  b->stream = stream;
+  b->release = release;
+  b->release_ctx = ctx;
+  b->readonly = 0;
+  if (device != GA_CPU) __atomic_add_fetch(&live_device_bytes, (int64_t)nbytes, __ATOMIC_RELAXED);
+}
+
+static ga_alloc_hook_fn alloc_hook;
+
+/* backend scratch through the hook: the pool names the device (the
+ * default pool of one); the buffer is dropped by ga_scratch_put */
+static void scratch_release(void *owner) { ga_buffer_decref(owner); }
+
+static int scratch_hook(ga_pool *pool, size_t nbytes, void *stream, ga_scratch *s) {
+  ga_alloc_hook_fn h = __atomic_load_n(&alloc_hook, __ATOMIC_ACQUIRE);
+  if (!h || !pool) return GA_SCRATCH_DECLINED;
+  int device = GA_CPU, found = 0, n = ga_backend_of(GA_GPU_KIND)->device_count();
+  for (int d = 0; d < n && !found; d++)
+    if (ga_backend_of(d)->pool(d) == pool) device = d, found = 1;
+  if (!found && __atomic_load_n(&host_pool, __ATOMIC_ACQUIRE) == pool) device = GA_CPU, found = 1;
+  if (!found) return GA_SCRATCH_DECLINED;   /* another pool (a user pool's own, a transfer pool) */
+  ga_buffer *b;
+  int rc = h(device, nbytes, stream, &b);
+  if (rc == GA_MEM_DECLINED) return GA_SCRATCH_DECLINED;
+  if (rc) return rc;
+  s->ptr = b->ptr;
+  s->owner = b;
+  s->release = scratch_release;
+  return GA_OK;
+}
+
+void ga_mem_set_alloc_hook(ga_alloc_hook_fn fn) {
+  __atomic_store_n(&alloc_hook, fn, __ATOMIC_RELEASE);
+  ga_scratch_set_hook(fn ? scratch_hook : NULL);
+}
+
 int ga_buffer_new(int device, size_t nbytes, void *stream, ga_buffer **out) {
   const ga_backend *be = ga_backend_of(device);
   int rc = be->set_device(device);
   if (rc) return rc;
+  ga_alloc_hook_fn h = __atomic_load_n(&alloc_hook, __ATOMIC_ACQUIRE);
+  if (h && (rc = h(device, nbytes, stream, out)) != GA_MEM_DECLINED) return rc;
   ga_pool *pool = ga_mem_pool(device);
   ga_buffer *b = buffer_header();
   if (!b) return ga_err(GA_ENOMEM, "out of host memory");
@@ -79,16 +127,9 @@ int ga_buffer_new(int device, size_t nbytes, void *stream, ga_buffer **out) {
     buffer_header_free(b);
     return ga_pool_oom(pool, nbytes, limit_hit);
   }
-  b->refcount = 1;
-  b->device = device;
-  b->ptr = ptr;
-  b->nbytes = nbytes;
+  buffer_fill(b, device, ptr, nbytes, stream, NULL, NULL);
   b->pool = pool;
   b->block = blk;
-  b->stream = stream;
-  b->release = NULL;
-  b->release_ctx = NULL;
-  if (device != GA_CPU) __atomic_add_fetch(&live_device_bytes, (int64_t)nbytes, __ATOMIC_RELAXED);
   *out = b;
   return GA_OK;
 }
@@ -117,16 +158,7 @@ int ga_buffer_wrap(int device, void *ptr, size_t nbytes, void *stream, void (*re
                    void *ctx, ga_buffer **out) {
   ga_buffer *b = buffer_header();
   if (!b) return ga_err(GA_ENOMEM, "out of host memory");
-  b->refcount = 1;
-  b->device = device;
-  b->ptr = ptr;
-  b->nbytes = nbytes;
-  b->pool = NULL;
-  b->block = NULL;
-  b->stream = stream;
-  b->release = release;
-  b->release_ctx = ctx;
-  if (device != GA_CPU) __atomic_add_fetch(&live_device_bytes, (int64_t)nbytes, __ATOMIC_RELAXED);
+  buffer_fill(b, device, ptr, nbytes, stream, release, ctx);
   *out = b;
   return GA_OK;
 }

@@ -7,8 +7,20 @@
 #include "base/ga_array.h"
 #include "base/ga_pool.h"
 
-/* A buffer of nbytes on device, from its pool, ordered on stream. */
+/* A buffer of nbytes on device, from its pool, ordered on stream (or from
+ * the allocator hook below, when it takes the request). */
 int ga_buffer_new(int device, size_t nbytes, void *stream, ga_buffer **out);
+
+/* The allocator of the running call (the binding's: ga.cuda.set_allocator,
+ * using_allocator, the C API's set_allocator), so that temporaries inside
+ * a call (cast copies, overlap copies, backend scratch: sort buffers,
+ * reduction partials...) come from it as the call's arrays do.  Asked
+ * first by ga_buffer_new and by backend scratch (base/ga_scratch.h): it
+ * returns GA_OK with *out, an error (the allocator failed), or
+ * GA_MEM_DECLINED (the default pool serves it).  NULL: none. */
+#define GA_MEM_DECLINED (-1)
+typedef int (*ga_alloc_hook_fn)(int device, size_t nbytes, void *stream, ga_buffer **out);
+void ga_mem_set_alloc_hook(ga_alloc_hook_fn fn);
 void ga_buffer_decref(ga_buffer *b);   /* the last owner gives it back */
 /* Live bytes held by arrays on CUDA devices (all devices), for GC pacing. */
 int64_t ga_live_device_bytes(void);

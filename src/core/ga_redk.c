@@ -150,6 +150,8 @@ int ga_redk_build(const ga_redk *k, const ga_redk_plan *plan, const ga_ewk_opera
                   void *stream, ga_redk_call *c) {
   memset(c, 0, sizeof *c);
   int nin = k->e.nin, np = nin + k->e.nout;
+  for (int o = 0; o < k->e.nout; o++)
+    if (ga_check_writable(outs[o])) return ga_errcode();
   c->k = k;
   c->nargs = np;
   c->device = plan->p.device;

@@ -70,6 +70,7 @@ static int cmp_stride_desc(const void *pa, const void *pb) {
 }
 
 int ga_red_run(const ga_red_plan *p, const ga_array *x, ga_array *out, void *stream) {
+  if (ga_check_writable(out)) return ga_errcode();
   int64_t nout = 1;
   for (int d = 0; d < p->out_ndim; d++) nout *= p->out_shape[d];
   if (nout == 0) return GA_OK;

@@ -28,7 +28,7 @@ static bool direct_out(const ga_array *out, int odt, const ga_array *in) {
 
 int ga_scan_run(const ga_red_op *op, const ga_array *x, int axis, int dtype_req, ga_array *out, void *stream) {
   int T, acc, odt, rc;
-  if ((rc = ga_scan_dtypes(op, x->dtype, dtype_req, &T, &acc, &odt))) return rc;
+  if ((rc = ga_scan_dtypes(op, x->dtype, dtype_req, &T, &acc, &odt)) || (rc = ga_check_writable(out))) return rc;
   if (GA_DEVICE(out) != GA_DEVICE(x)) return ga_err(GA_EDEVICE, "the output is on another device than the input");
   if (out->size != x->size) return ga_err(GA_EINVAL, "the output has %lld elements, the input %lld",
                                           (long long)out->size, (long long)x->size);

@@ -319,7 +319,7 @@ static int conv_algo(int dev, gdnnHandle_t h, const ga_dnn_call *c, descs *d, in
     got = 0;
     memset(perf, 0, sizeof perf);
     while (want >= ((size_t)1 << 20) && ga_scratch_get(ga_cuda_pool(dev), want, c->stream, &scr)) want >>= 1;
-    if (!scr.block) want = 0;
+    if (!scr.ptr) want = 0;   /* scratch of a user's allocator has no pool block */
     void *wp = scr.ptr;
     if (c->op == GA_DNN_CONV_FWD)
       s = dnn.FindConvolutionForwardAlgorithmEx(h, d->t[GA_DT_X], c->t[GA_DT_X].data, d->f, c->t[GA_DT_W].data,
