@@ -1,0 +1,210 @@
+// Batched two-sided (classical cyclic) Jacobi for small real symmetric
+// matrices (eigh of float32/float64 stacks, n <= 32): P lanes per matrix
+// (P = n rounded up to a power of two, at least 2), 32 / P matrices per
+// warp, the whole matrix and the accumulated rotations in registers.
+//
+// Storage "relative to the lane": lane i (0 <= i < P) of a matrix's group
+// holds row i of A and of V as A[k] = a(i, i^k), V[k] = v(i, i^k).  Rows
+// and columns n..P-1 are zero padding: their pairs never rotate (a_pq = 0
+// exactly), so they stay decoupled and are dropped at the end.
+//
+// Ordering: a sweep is P-1 steps; step m (1 <= m < P) rotates the P/2
+// disjoint pairs (i, i^m) at once (for every i: each pair once a sweep).
+// With the relative storage every index is a compile-time constant once
+// the step loop is unrolled: the pair's a_pq is A[m], the diagonal A[0];
+// the partner's row arrives by __shfl_xor_sync(.., m); the rotation of the
+// column pair holding column i^k comes from lane i^k (__shfl_xor_sync(.., k)).
+// No shared memory and no dynamic register indexing in the sweeps.
+//
+// Rotation of (p, q), p < q (Rutishauser): theta = (a_qq - a_pp) / (2 a_pq),
+// t = sgn(theta) / (|theta| + sqrt(theta^2 + 1)), c = 1 / sqrt(1 + t^2),
+// s = c t; A <- Jᵀ A J, V <- V J with J_pp = J_qq = c, J_pq = s, J_qp = -s;
+// then a_pq = 0 and a_pp -= t a_pq, a_qq += t a_pq exactly.  Both lanes
+// of a pair compute it from the same three numbers (the lower lane's), so
+// they agree bit for bit.  A pair is skipped when |a_pq| <= GA_JTOL *
+// sqrt(|a_pp| |a_qq|) (relative accuracy of the small eigenvalues) or
+// |a_pq| <= GA_JFLOOR * ||A||_F; a step nobody in the warp rotates is
+// skipped whole; the sweeps stop when a sweep rotated nothing in the warp
+// (a warp-uniform exit) or after GA_JMAXSWEEP.
+//
+// The matrix is scaled by a power of two (exact) so that max |a_ij| is in
+// [0.5, 1) first: huge and tiny inputs neither overflow nor underflow.
+//
+// In: a, the batch of column-major n x n matrices (read from the GA_JUPPER
+// triangle: 1 the upper one, as LAPACK's uplo).  Out, as cuSOLVER's
+// syevjBatched: w (n per matrix) ascending, the eigenvectors over a
+// (column k is the vector of w[k]); info[m] = 0 (as the one-sided kernel:
+// a NaN input gives NaN eigenvalues, and no error, as LAPACK's syevd
+// gives garbage and no error).
+// Loads and stores go through shared memory, coalesced.
+//
+// Per-call macros (cuda/ga_cuda_solver.c): GA_JN, GA_JP, GA_JREAL_T,
+// GA_JUPPER, GA_JWPB (warps per block), GA_JMAXSWEEP, GA_JTOL, GA_JFLOOR.
+// Include-free: NVRTC parses only this.
+
+typedef GA_JREAL_T R;
+#define N GA_JN
+#define P GA_JP
+#define MPW (32 / GA_JP)          /* matrices per warp */
+#define NN (GA_JN * GA_JN)
+#define MS (GA_JN * GA_JN + 1)    /* a matrix's stride in the staging area */
+#define FULL 0xffffffffu
+
+static __device__ __forceinline__ float ga_j_rsqrt(float x) { return rsqrtf(x); }
+static __device__ __forceinline__ double ga_j_rsqrt(double x) { return rsqrt(x); }
+static __device__ __forceinline__ float ga_j_ldexp(float x, int e) { return ldexpf(x, e); }
+static __device__ __forceinline__ double ga_j_ldexp(double x, int e) { return ldexp(x, e); }
+static __device__ __forceinline__ int ga_j_exponent(float x) { int e; frexpf(x, &e); return e; }
+static __device__ __forceinline__ int ga_j_exponent(double x) { int e; frexp(x, &e); return e; }
+// the highest set bit of m (m >= 1): m's pairs are (i, i^m) with i & hib == 0
+#define HIB(m) ((m) >= 16 ? 16 : (m) >= 8 ? 8 : (m) >= 4 ? 4 : (m) >= 2 ? 2 : 1)
+// a < b in the order NaNs last
+#define LESS(x, y) ((x) < (y) || ((y) != (y) && (x) == (x)))
+
+extern "C" __global__ void __launch_bounds__(GA_JWPB * 32)
+ga_jacobi_sym(R *a, R *w, int *info, int batch) {
+  __shared__ R stage[GA_JWPB][MPW * MS];
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const int i = lane & (P - 1), g = lane / P;                    // row, matrix of the warp
+  const long long m0 = ((long long)blockIdx.x * GA_JWPB + warp) * MPW;   // the warp's first matrix
+  if (m0 >= batch) return;   // the whole warp: every collective below has all 32 lanes
+  const long long m = m0 + g;
+  const bool live = m < batch;
+  R *st = stage[warp];
+
+  // ---- load: the warp's matrices are contiguous; staged through shared ----
+  {
+    const long long nel = ((long long)batch - m0 < MPW ? (long long)batch - m0 : MPW) * NN;
+    const R *src = a + m0 * NN;
+    for (int e = lane; e < MPW * NN; e += 32) st[(e / NN) * MS + e % NN] = e < nel ? src[e] : (R)0;
+  }
+  __syncwarp();
+  R A[P], V[P];
+#pragma unroll
+  for (int k = 0; k < P; k++) {
+    const int j = i ^ k;
+    R x = 0;
+    if (i < N && j < N) {
+      const bool mine = GA_JUPPER ? (i <= j) : (i >= j);
+      x = st[g * MS + (mine ? j * N + i : i * N + j)];   // column-major (row, col) = col * N + row
+    }
+    A[k] = x;
+    V[k] = k == 0 ? (R)1 : (R)0;
+  }
+  __syncwarp();
+
+  // ---- scale by a power of two: max |a| in [0.5, 1) ----
+  R amax = 0;
+#pragma unroll
+  for (int k = 0; k < P; k++) amax = fmax(amax, fabs(A[k]));
+#pragma unroll
+  for (int o = P / 2; o > 0; o >>= 1) amax = fmax(amax, __shfl_xor_sync(FULL, amax, o));
+  int ex = 0;
+  if (amax > 0 && amax - amax == 0) ex = ga_j_exponent(amax);   // finite, not zero
+  if (ex != 0) {
+#pragma unroll
+    for (int k = 0; k < P; k++) A[k] = ga_j_ldexp(A[k], -ex);
+  }
+  R f2 = 0;
+#pragma unroll
+  for (int k = 0; k < P; k++) f2 += A[k] * A[k];
+#pragma unroll
+  for (int o = P / 2; o > 0; o >>= 1) f2 += __shfl_xor_sync(FULL, f2, o);
+  const R floor_ = (R)GA_JFLOOR * sqrt(f2);
+
+  // ---- sweeps ----
+  for (int sweep = 0; sweep < GA_JMAXSWEEP; sweep++) {
+    int any = 0;
+#pragma unroll
+    for (int m = 1; m < P; m++) {
+      const bool lo = (i & HIB(m)) == 0;          // i is the pair's p (< q)
+      const R dii = A[0];
+      const R djj = __shfl_xor_sync(FULL, dii, m);
+      const R aji = __shfl_xor_sync(FULL, A[m], m);
+      const R apq = lo ? A[m] : aji;
+      const R app = lo ? dii : djj, aqq = lo ? djj : dii;
+      const R aapq = fabs(apq);
+      const bool rot = aapq > floor_ && aapq > (R)GA_JTOL * sqrt(fabs(app)) * sqrt(fabs(aqq));
+      if (!__any_sync(FULL, rot)) continue;       // warp-uniform
+      any = 1;
+      R c = 1, ss = 0, dnew = dii;                // ss = sigma s: -s on p's lane, +s on q's
+      if (rot) {
+        const R th = (aqq - app) / (2 * apq);
+        const R ath = fabs(th);
+        R t = ath > (R)1e15 ? (R)0.5 / ath : 1 / (ath + sqrt(ath * ath + 1));
+        if (th < 0) t = -t;
+        c = ga_j_rsqrt(t * t + 1);
+        const R s = c * t;
+        ss = lo ? -s : s;
+        dnew = lo ? app - t * apq : aqq + t * apq;
+      }
+      // rows: row_i <- c row_i + sigma s row_(i^m); relative index k of the
+      // partner's row is k^m of its storage
+#pragma unroll
+      for (int k = 0; k < P; k++) {
+        if (k & HIB(m)) continue;
+        const int k2 = k ^ m;
+        const R o1 = __shfl_xor_sync(FULL, A[k2], m);   // partner's a(i^m, i^k)
+        const R o2 = __shfl_xor_sync(FULL, A[k], m);    // partner's a(i^m, i^k2)
+        A[k] = c * A[k] + ss * o1;
+        A[k2] = c * A[k2] + ss * o2;
+      }
+      // columns (A and V): the pair of relative columns (k, k^m) is the
+      // pair of lane i^k, whose (c, sigma s) belong to column i^k
+#pragma unroll
+      for (int k = 0; k < P; k++) {
+        if (k & HIB(m)) continue;
+        const int k2 = k ^ m;
+        R ck = c, sk = ss;
+        if (k != 0) {
+          ck = __shfl_xor_sync(FULL, c, k);
+          sk = __shfl_xor_sync(FULL, ss, k);
+        }
+        const R x = A[k], y = A[k2];
+        A[k] = ck * x + sk * y;
+        A[k2] = ck * y - sk * x;
+        const R vx = V[k], vy = V[k2];
+        V[k] = ck * vx + sk * vy;
+        V[k2] = ck * vy - sk * vx;
+      }
+      if (rot) {
+        A[0] = dnew;
+        A[m] = 0;
+      }
+    }
+    if (!__any_sync(FULL, any)) break;
+  }
+
+  // ---- eigenvalues, their order (NaNs last), outputs ----
+  const R d = ex != 0 ? ga_j_ldexp(A[0], ex) : A[0];
+  int rank = 0;
+#pragma unroll
+  for (int j = 0; j < P; j++) {
+    const R dj = __shfl_sync(FULL, d, j, P);
+    if (j < N && (LESS(dj, d) || (!LESS(d, dj) && j < i))) rank++;
+  }
+  // V's column i^k goes to column rank(i^k); staged as column-major
+#pragma unroll
+  for (int k = 0; k < P; k++) {
+    const int rk = __shfl_xor_sync(FULL, rank, k);
+    const int j = i ^ k;
+    if (i < N && j < N) st[g * MS + rk * N + i] = V[k];
+  }
+  if (live && i < N) w[m * N + rank] = d;
+  __syncwarp();
+  {
+    const long long nel = ((long long)batch - m0 < MPW ? (long long)batch - m0 : MPW) * NN;
+    R *dst = a + m0 * NN;
+    for (int e = lane; e < nel; e += 32) dst[e] = st[(e / NN) * MS + e % NN];
+  }
+  if (live && i == 0) info[m] = 0;
+}
+
+#undef N
+#undef P
+#undef MPW
+#undef NN
+#undef MS
+#undef FULL
+#undef HIB
+#undef LESS
