@@ -39,7 +39,10 @@
 // Loads and stores go through shared memory, coalesced.
 //
 // Per-call macros (cuda/ga_cuda_solver.c): GA_JN, GA_JP, GA_JREAL_T,
-// GA_JUPPER, GA_JWPB (warps per block), GA_JMAXSWEEP, GA_JTOL, GA_JFLOOR.
+// GA_JUPPER, GA_JWPB (warps per block), GA_JMINB (blocks an SM should
+// hold, for __launch_bounds__; 0: none), GA_JMAXSWEEP, GA_JTOL, GA_JFLOOR,
+// GA_JSHFLT (1: only t crosses lanes for the column rotations, each lane
+// recomputes c and s from it; 0: c and sigma s cross).
 // Include-free: NVRTC parses only this.
 
 typedef GA_JREAL_T R;
@@ -56,12 +59,20 @@ static __device__ __forceinline__ float ga_j_ldexp(float x, int e) { return ldex
 static __device__ __forceinline__ double ga_j_ldexp(double x, int e) { return ldexp(x, e); }
 static __device__ __forceinline__ int ga_j_exponent(float x) { int e; frexpf(x, &e); return e; }
 static __device__ __forceinline__ int ga_j_exponent(double x) { int e; frexp(x, &e); return e; }
+// c of a rotation from its t: 1 exactly when t = 0; the same instructions
+// wherever a lane needs it, so equal t give equal c bit for bit
+static __device__ __forceinline__ R ga_j_cos(R t) { return t == 0 ? (R)1 : ga_j_rsqrt(fma(t, t, (R)1)); }
 // the highest set bit of m (m >= 1): m's pairs are (i, i^m) with i & hib == 0
 #define HIB(m) ((m) >= 16 ? 16 : (m) >= 8 ? 8 : (m) >= 4 ? 4 : (m) >= 2 ? 2 : 1)
 // a < b in the order NaNs last
 #define LESS(x, y) ((x) < (y) || ((y) != (y) && (x) == (x)))
 
-extern "C" __global__ void __launch_bounds__(GA_JWPB * 32)
+#if GA_JMINB > 0
+#define GA_JBOUNDS __launch_bounds__(GA_JWPB * 32, GA_JMINB)
+#else
+#define GA_JBOUNDS __launch_bounds__(GA_JWPB * 32)
+#endif
+extern "C" __global__ void GA_JBOUNDS
 ga_jacobi_sym(R *a, R *w, int *info, int batch) {
   __shared__ R stage[GA_JWPB][MPW * MS];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -127,17 +138,18 @@ ga_jacobi_sym(R *a, R *w, int *info, int batch) {
       const bool rot = aapq > floor_ && aapq > (R)GA_JTOL * sqrt(fabs(app)) * sqrt(fabs(aqq));
       if (!__any_sync(FULL, rot)) continue;       // warp-uniform
       any = 1;
-      R c = 1, ss = 0, dnew = dii;                // ss = sigma s: -s on p's lane, +s on q's
+      R t = 0, dnew = dii;
       if (rot) {
         const R th = (aqq - app) / (2 * apq);
         const R ath = fabs(th);
-        R t = ath > (R)1e15 ? (R)0.5 / ath : 1 / (ath + sqrt(ath * ath + 1));
+        t = ath > (R)1e15 ? (R)0.5 / ath : 1 / (ath + sqrt(ath * ath + 1));
         if (th < 0) t = -t;
-        c = ga_j_rsqrt(t * t + 1);
-        const R s = c * t;
-        ss = lo ? -s : s;
         dnew = lo ? app - t * apq : aqq + t * apq;
       }
+      // c = 1 and s = 0 exactly where no rotation (pads, converged pairs)
+      const R c = ga_j_cos(t);
+      const R sg = lo ? (R)-1 : (R)1;             // sigma: -1 on p's lane, +1 on q's
+      const R ss = sg * (c * t);
       // rows: row_i <- c row_i + sigma s row_(i^m); relative index k of the
       // partner's row is k^m of its storage
 #pragma unroll
@@ -155,10 +167,17 @@ ga_jacobi_sym(R *a, R *w, int *info, int batch) {
       for (int k = 0; k < P; k++) {
         if (k & HIB(m)) continue;
         const int k2 = k ^ m;
+        // (lane i^k's sigma is this lane's: k has no bit HIB(m))
         R ck = c, sk = ss;
         if (k != 0) {
+#if GA_JSHFLT
+          const R tk = __shfl_xor_sync(FULL, t, k);   // t alone crosses; c, s again here, bit for bit
+          ck = ga_j_cos(tk);
+          sk = sg * (ck * tk);
+#else
           ck = __shfl_xor_sync(FULL, c, k);
           sk = __shfl_xor_sync(FULL, ss, k);
+#endif
         }
         const R x = A[k], y = A[k2];
         A[k] = ck * x + sk * y;
@@ -208,3 +227,4 @@ ga_jacobi_sym(R *a, R *w, int *info, int batch) {
 #undef FULL
 #undef HIB
 #undef LESS
+#undef GA_JBOUNDS
