@@ -430,6 +430,10 @@ int ga_cuda_lapack(const ga_la_call *c) {
   int dev = c->device, rc = ga_cuda_set_device(dev);
   if (rc) return rc;
   if (dev < 0 || dev >= GA_MAX_DEVICES) return ga_err(GA_EDEVICE, "no CUDA device %d", dev);
+  if (c->op == GA_LA_SYEVD && jsym_applies(c)) {   /* our kernel alone: no cuSOLVER, no handles, no lock */
+    if ((rc = ga_cuda_flush(dev))) return rc;      /* after the queued kernels */
+    return jsym_run(c, t);
+  }
   pthread_once(&load_once, load);
   if (loaded < 0) return ga_err(GA_EDEVICE, "%s", load_msg);
   if ((rc = ga_cuda_flush(dev))) return rc;   /* solver work goes after queued kernels */
@@ -523,9 +527,7 @@ int ga_cuda_lapack(const ga_la_call *c) {
   case GA_LA_SYEVD: {
     cusolverEigMode_t jz = c->flag ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
     cublasFillMode_t ul = c->uplo ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
-    if (jsym_applies(c)) {
-      rc = jsym_run(c, t);
-    } else if (jac_applies(c)) {
+    if (jac_applies(c)) {
       rc = jac_run(c, t, 1, c->b, NULL, NULL);
     } else if (nb > 1 && n <= 32) {
       SOK(F.syevjBatched_bufferSize[t](h, jz, ul, n, (void *)a, lda, c->b, &lw, d->syevj, nb), "syevjBatched_bufferSize");
