@@ -79,8 +79,8 @@ ga_jacobi_sym(R *a, R *w, int *info, int batch) {
   const int i = lane & (P - 1), g = lane / P;                    // row, matrix of the warp
   const long long m0 = ((long long)blockIdx.x * GA_JWPB + warp) * MPW;   // the warp's first matrix
   if (m0 >= batch) return;   // the whole warp: every collective below has all 32 lanes
-  const long long m = m0 + g;
-  const bool live = m < batch;
+  const long long mat = m0 + g;                                  // this lane's matrix
+  const bool live = mat < batch;
   R *st = stage[warp];
 
   // ---- load: the warp's matrices are contiguous; staged through shared ----
@@ -209,14 +209,14 @@ ga_jacobi_sym(R *a, R *w, int *info, int batch) {
     const int j = i ^ k;
     if (i < N && j < N) st[g * MS + rk * N + i] = V[k];
   }
-  if (live && i < N) w[m * N + rank] = d;
+  if (live && i < N) w[mat * N + rank] = d;
   __syncwarp();
   {
     const long long nel = ((long long)batch - m0 < MPW ? (long long)batch - m0 : MPW) * NN;
     R *dst = a + m0 * NN;
     for (int e = lane; e < nel; e += 32) dst[e] = st[(e / NN) * MS + e % NN];
   }
-  if (live && i == 0) info[m] = 0;
+  if (live && i == 0) info[mat] = 0;
 }
 
 #undef N
