@@ -53,15 +53,15 @@ typedef GA_JREAL_T R;
 #define MS (GA_JN * GA_JN + 1)    /* a matrix's stride in the staging area */
 #define FULL 0xffffffffu
 
-static __device__ __forceinline__ float ga_j_rsqrt(float x) { return rsqrtf(x); }
-static __device__ __forceinline__ double ga_j_rsqrt(double x) { return rsqrt(x); }
-static __device__ __forceinline__ float ga_j_ldexp(float x, int e) { return ldexpf(x, e); }
-static __device__ __forceinline__ double ga_j_ldexp(double x, int e) { return ldexp(x, e); }
-static __device__ __forceinline__ int ga_j_exponent(float x) { int e; frexpf(x, &e); return e; }
-static __device__ __forceinline__ int ga_j_exponent(double x) { int e; frexp(x, &e); return e; }
+__device__ __forceinline__ float ga_j_rsqrt(float x) { return rsqrtf(x); }
+__device__ __forceinline__ double ga_j_rsqrt(double x) { return rsqrt(x); }
+__device__ __forceinline__ float ga_j_ldexp(float x, int e) { return ldexpf(x, e); }
+__device__ __forceinline__ double ga_j_ldexp(double x, int e) { return ldexp(x, e); }
+__device__ __forceinline__ int ga_j_exponent(float x) { int e; frexpf(x, &e); return e; }
+__device__ __forceinline__ int ga_j_exponent(double x) { int e; frexp(x, &e); return e; }
 // c of a rotation from its t: 1 exactly when t = 0; the same instructions
 // wherever a lane needs it, so equal t give equal c bit for bit
-static __device__ __forceinline__ R ga_j_cos(R t) { return t == 0 ? (R)1 : ga_j_rsqrt(fma(t, t, (R)1)); }
+__device__ __forceinline__ R ga_j_cos(R t) { return t == 0 ? (R)1 : ga_j_rsqrt(fma(t, t, (R)1)); }
 // the highest set bit of m (m >= 1): m's pairs are (i, i^m) with i & hib == 0
 #define HIB(m) ((m) >= 16 ? 16 : (m) >= 8 ? 8 : (m) >= 4 ? 4 : (m) >= 2 ? 2 : 1)
 // a < b in the order NaNs last
@@ -73,7 +73,7 @@ static __device__ __forceinline__ R ga_j_cos(R t) { return t == 0 ? (R)1 : ga_j_
 #define GA_JBOUNDS __launch_bounds__(GA_JWPB * 32)
 #endif
 extern "C" __global__ void GA_JBOUNDS
-ga_jacobi_sym(R *a, R *w, int *info, int batch) {
+ga_jacobi(R *a, R *w, int *info, int batch) {   // the entry is ga_jacobi, as the one-sided kernel's
   __shared__ R stage[GA_JWPB][MPW * MS];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int i = lane & (P - 1), g = lane / P;                    // row, matrix of the warp

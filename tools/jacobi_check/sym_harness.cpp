@@ -46,7 +46,7 @@ static void __syncwarp() { pthread_barrier_wait(&bar); }
 struct Args { R *a, *w; int *info; int batch; int bx, tx; };
 static void *run(void *p) {
   Args *g = (Args *)p; threadIdx.x = g->tx; blockIdx.x = g->bx;
-  ga_jacobi_sym(g->a, g->w, g->info, g->batch); return NULL;
+  ga_jacobi(g->a, g->w, g->info, g->batch); return NULL;
 }
 int main(int argc, char **argv) {
   int batch = argc > 1 ? atoi(argv[1]) : 8;
