@@ -41,8 +41,9 @@
 // Per-call macros (cuda/ga_cuda_solver.c): GA_JN, GA_JP, GA_JREAL_T,
 // GA_JUPPER, GA_JWPB (warps per block), GA_JMINB (blocks an SM should
 // hold, for __launch_bounds__; 0: none), GA_JMAXSWEEP, GA_JTOL, GA_JFLOOR,
-// GA_JSHFLT (1: only t crosses lanes for the column rotations, each lane
-// recomputes c and s from it; 0: c and sigma s cross).
+// GA_JSHFLT (1: only sigma t crosses lanes for the column rotations, each
+// lane recomputes c from it; 0: c crosses too), GA_JFAST (float32: the
+// approximate reciprocal, square root and reciprocal square root).
 // Include-free: NVRTC parses only this.
 
 typedef GA_JREAL_T R;
@@ -53,8 +54,21 @@ typedef GA_JREAL_T R;
 #define MS (GA_JN * GA_JN + 1)    /* a matrix's stride in the staging area */
 #define FULL 0xffffffffu
 
+// float32 with GA_JFAST: the approximate MUFU forms (no denormal fix-ups,
+// no slow-path branches); their error only moves t, and the rotation stays
+// orthogonal whatever t is (c is from t); float64: IEEE
+#if GA_JFAST
+__device__ __forceinline__ float ga_j_rsqrt(float x) { float r; asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
+__device__ __forceinline__ float ga_j_rcp(float x) { float r; asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
+__device__ __forceinline__ float ga_j_sqrt(float x) { float r; asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
+#else
 __device__ __forceinline__ float ga_j_rsqrt(float x) { return rsqrtf(x); }
+__device__ __forceinline__ float ga_j_rcp(float x) { return 1 / x; }
+__device__ __forceinline__ float ga_j_sqrt(float x) { return sqrt(x); }
+#endif
 __device__ __forceinline__ double ga_j_rsqrt(double x) { return rsqrt(x); }
+__device__ __forceinline__ double ga_j_rcp(double x) { return 1 / x; }
+__device__ __forceinline__ double ga_j_sqrt(double x) { return sqrt(x); }
 __device__ __forceinline__ float ga_j_ldexp(float x, int e) { return ldexpf(x, e); }
 __device__ __forceinline__ double ga_j_ldexp(double x, int e) { return ldexp(x, e); }
 __device__ __forceinline__ int ga_j_exponent(float x) { int e; frexpf(x, &e); return e; }
@@ -135,61 +149,57 @@ ga_jacobi(R *a, R *w, int *info, int batch) {   // the entry is ga_jacobi, as th
       const R apq = lo ? A[m] : aji;
       const R app = lo ? dii : djj, aqq = lo ? djj : dii;
       const R aapq = fabs(apq);
-      const bool rot = aapq > floor_ && aapq > (R)GA_JTOL * sqrt(fabs(app)) * sqrt(fabs(aqq));
+      // (relative test squared: the scaled entries are <= n, no overflow)
+      const bool rot = aapq > floor_ && aapq * aapq > (R)GA_JTOL * (R)GA_JTOL * fabs(app * aqq);
       if (!__any_sync(FULL, rot)) continue;       // warp-uniform
       any = 1;
-      R t = 0, dnew = dii;
-      if (rot) {
-        const R th = (aqq - app) / (2 * apq);
-        const R ath = fabs(th);
-        t = ath > (R)1e15 ? (R)0.5 / ath : 1 / (ath + sqrt(ath * ath + 1));
-        if (th < 0) t = -t;
-        dnew = lo ? app - t * apq : aqq + t * apq;
-      }
+      // branch-free: where rot, |apq| > floor_ >= eps / 2, so th is finite
+      // and the approximate reciprocals are safe; elsewhere t is masked to 0
+      const R th = (aqq - app) * ga_j_rcp(2 * apq);
+      const R ath = fabs(th);
+      R t = ath > (R)1e15 ? (R)0.5 * ga_j_rcp(ath) : ga_j_rcp(ath + ga_j_sqrt(fma(ath, ath, (R)1)));
+      t = th < 0 ? -t : t;
+      t = rot ? t : (R)0;
+      const R dnew = lo ? app - t * apq : aqq + t * apq;
       // c = 1 and s = 0 exactly where no rotation (pads, converged pairs)
       const R c = ga_j_cos(t);
-      const R sg = lo ? (R)-1 : (R)1;             // sigma: -1 on p's lane, +1 on q's
-      const R ss = sg * (c * t);
-      // rows: row_i <- c row_i + sigma s row_(i^m); relative index k of the
-      // partner's row is k^m of its storage
+      const R st = lo ? -t : t;                   // sigma t: sigma -1 on p's lane, +1 on q's
+      // rows: row_i <- c (row_i + sigma t row_(i^m)); relative index k of
+      // the partner's row is k^m of its storage
 #pragma unroll
       for (int k = 0; k < P; k++) {
         if (k & HIB(m)) continue;
         const int k2 = k ^ m;
         const R o1 = __shfl_xor_sync(FULL, A[k2], m);   // partner's a(i^m, i^k)
         const R o2 = __shfl_xor_sync(FULL, A[k], m);    // partner's a(i^m, i^k2)
-        A[k] = c * A[k] + ss * o1;
-        A[k2] = c * A[k2] + ss * o2;
+        A[k] = c * fma(st, o1, A[k]);
+        A[k2] = c * fma(st, o2, A[k2]);
       }
       // columns (A and V): the pair of relative columns (k, k^m) is the
-      // pair of lane i^k, whose (c, sigma s) belong to column i^k
+      // pair of lane i^k, whose sigma t belongs to column i^k (its sigma is
+      // this lane's: k has no bit HIB(m)); col_j <- c_j (col_j + sigma_j t_j col_(j^m))
 #pragma unroll
       for (int k = 0; k < P; k++) {
         if (k & HIB(m)) continue;
         const int k2 = k ^ m;
-        // (lane i^k's sigma is this lane's: k has no bit HIB(m))
-        R ck = c, sk = ss;
+        R ck = c, tk = st;
         if (k != 0) {
+          tk = __shfl_xor_sync(FULL, st, k);
 #if GA_JSHFLT
-          const R tk = __shfl_xor_sync(FULL, t, k);   // t alone crosses; c, s again here, bit for bit
-          ck = ga_j_cos(tk);
-          sk = sg * (ck * tk);
+          ck = ga_j_cos(tk);                      // c again from t, bit for bit
 #else
           ck = __shfl_xor_sync(FULL, c, k);
-          sk = __shfl_xor_sync(FULL, ss, k);
 #endif
         }
         const R x = A[k], y = A[k2];
-        A[k] = ck * x + sk * y;
-        A[k2] = ck * y - sk * x;
+        A[k] = ck * fma(tk, y, x);
+        A[k2] = ck * fma(-tk, x, y);
         const R vx = V[k], vy = V[k2];
-        V[k] = ck * vx + sk * vy;
-        V[k2] = ck * vy - sk * vx;
+        V[k] = ck * fma(tk, vy, vx);
+        V[k2] = ck * fma(-tk, vx, vy);
       }
-      if (rot) {
-        A[0] = dnew;
-        A[m] = 0;
-      }
+      A[0] = rot ? dnew : A[0];
+      A[m] = rot ? (R)0 : A[m];
     }
     if (!__any_sync(FULL, any)) break;
   }

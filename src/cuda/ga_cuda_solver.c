@@ -258,13 +258,14 @@ static char *jac_source(const void *ud) {
 #define JSYM_MINB 0            /* __launch_bounds__ blocks per SM, 0 none (GPUARRAY_JSYM_MINB, 0..32) */
 #define JSYM_SHFLT_F32 1       /* 1: only t crosses lanes (c, s recomputed); 0: c and s (GPUARRAY_JSYM_SHFLT) */
 #define JSYM_SHFLT_F64 0
+#define JSYM_FAST 1            /* float32: approximate rcp/sqrt/rsqrt in the rotations (GPUARRAY_JSYM_FAST, 0/1) */
 #define JSYM_SHARED 48000      /* the static shared staging a block may take */
 /* rotation thresholds, in units of the dtype's epsilon: a pair is skipped
  * when |a_pq| <= TOL eps sqrt(|a_pp a_qq|) or |a_pq| <= FLOOR eps ||A||_F */
 #define JSYM_TOL 1.0
 #define JSYM_FLOOR 1.0
 
-typedef struct jsym_shape { int t, n, upper, wpb, sweeps, minb, shflt; } jsym_shape;
+typedef struct jsym_shape { int t, n, upper, wpb, sweeps, minb, shflt, fast; } jsym_shape;
 
 static int jsym_lanes(int n) {   /* P: n rounded up to a power of two, at least 2 */
   int p = 2;
@@ -291,6 +292,7 @@ static void jsym_config(int t, int n, int upper, jsym_shape *j) {
   j->sweeps = env_int("GPUARRAY_JSYM_SWEEPS", 1, 60, t == 0 ? JSYM_SWEEPS_F32 : JSYM_SWEEPS_F64);
   j->minb = env_int("GPUARRAY_JSYM_MINB", 0, 32, JSYM_MINB);
   j->shflt = env_int("GPUARRAY_JSYM_SHFLT", 0, 1, t == 0 ? JSYM_SHFLT_F32 : JSYM_SHFLT_F64);
+  j->fast = t == 0 ? env_int("GPUARRAY_JSYM_FAST", 0, 1, JSYM_FAST) : 0;
 }
 static int jsym_fits(int t, int n) {
   return (t == 0 && n >= 1 && n <= JSYM_MAXN_F32) || (t == 1 && n >= 1 && n <= JSYM_MAXN_F64);
@@ -304,9 +306,9 @@ static char *jsym_source(const void *ud) {
   ga_sb_printf(&b, "// batched two-sided Jacobi eigh: %s n=%d\n", j->t == 0 ? "float32" : "float64", j->n);
   ga_sb_printf(&b, "#define GA_JN %d\n#define GA_JP %d\n#define GA_JREAL_T %s\n#define GA_JUPPER %d\n"
                "#define GA_JWPB %d\n#define GA_JMAXSWEEP %d\n#define GA_JTOL %.17g\n#define GA_JFLOOR %.17g\n"
-               "#define GA_JMINB %d\n#define GA_JSHFLT %d\n",
+               "#define GA_JMINB %d\n#define GA_JSHFLT %d\n#define GA_JFAST %d\n",
                j->n, jsym_lanes(j->n), j->t == 0 ? "float" : "double", j->upper, j->wpb, j->sweeps,
-               JSYM_TOL * eps, JSYM_FLOOR * eps, j->minb, j->shflt);
+               JSYM_TOL * eps, JSYM_FLOOR * eps, j->minb, j->shflt, j->fast);
   ga_sb_puts(&b, ga_kernel_ga_jacobi_sym);
   return ga_sb_take(&b);
 }
@@ -333,6 +335,7 @@ static int jsym_run(const ga_la_call *c, int t) {
   ga_kpack_put(&p, (uint64_t)j.sweeps, 7);
   ga_kpack_put(&p, (uint64_t)j.minb, 6);
   ga_kpack_put(&p, (uint64_t)j.shflt, 1);
+  ga_kpack_put(&p, (uint64_t)j.fast, 1);
   void *kernel;
   int rc = ga_cuda_kernel_get(c->device, &key, "ga_jacobi", jsym_source, &j, &kernel);
   if (rc) return rc;

@@ -9,7 +9,7 @@ trap 'rm -rf "$T"' EXIT
 run() {   # n P real upper maxsweep eps shflt batch kinds...
   n=$1 p=$2 real=$3 up=$4 sw=$5 eps=$6 sh=$7 nb=$8
   shift 8
-  printf '#define GA_JN %s\n#define GA_JP %s\n#define GA_JREAL_T %s\n#define GA_JUPPER %s\n#define GA_JWPB 2\n#define GA_JMAXSWEEP %s\n#define GA_JTOL %s\n#define GA_JFLOOR %s\n#define GA_JMINB 0\n#define GA_JSHFLT %s\n#include "%s/../../kernels/ga_jacobi_sym.cuh"\n' \
+  printf '#define GA_JN %s\n#define GA_JP %s\n#define GA_JREAL_T %s\n#define GA_JUPPER %s\n#define GA_JWPB 2\n#define GA_JMAXSWEEP %s\n#define GA_JTOL %s\n#define GA_JFLOOR %s\n#define GA_JMINB 0\n#define GA_JSHFLT %s\n#define GA_JFAST 0\n#include "%s/../../kernels/ga_jacobi_sym.cuh"\n' \
     "$n" "$p" "$real" "$up" "$sw" "$eps" "$eps" "$sh" "$HERE" > "$T/k.h"
   g++ -O1 -std=c++17 -w -DKERNEL_SRC="\"$T/k.h\"" "$HERE/sym_harness.cpp" -o "$T/h" -lpthread
   for k in "$@"; do
