@@ -256,7 +256,7 @@ static char *jac_source(const void *ud) {
 #define JSYM_MAXN_F32 32       /* largest n, float32 (registers: 2 P values a lane) */
 #define JSYM_MAXN_F64 16       /* largest n, float64 */
 #define JSYM_MINB 0            /* __launch_bounds__ blocks per SM, 0 none (GPUARRAY_JSYM_MINB, 0..32) */
-#define JSYM_SHFLT_F32 1       /* 1: only t crosses lanes (c, s recomputed); 0: c and s (GPUARRAY_JSYM_SHFLT) */
+#define JSYM_SHFLT_F32 0       /* 1: only sigma t crosses lanes (c recomputed: MUFU); 0: c too (SHFL) (GPUARRAY_JSYM_SHFLT) */
 #define JSYM_SHFLT_F64 0
 #define JSYM_FAST 1            /* float32: approximate rcp/sqrt/rsqrt in the rotations (GPUARRAY_JSYM_FAST, 0/1) */
 #define JSYM_SHARED 48000      /* the static shared staging a block may take */
