@@ -153,27 +153,29 @@ ga_jacobi(R *a, R *w, int *info, int batch) {   // the entry is ga_jacobi, as th
       const bool rot = aapq > floor_ && aapq * aapq > (R)GA_JTOL * (R)GA_JTOL * fabs(app * aqq);
       if (!__any_sync(FULL, rot)) continue;       // warp-uniform
       any = 1;
-      // branch-free: where rot, |apq| > floor_ >= eps / 2, so th is finite
-      // and the approximate reciprocals are safe; elsewhere t is masked to 0
+      // branch-free: where rot, |apq| > floor_ >= eps / 2 and the diagonal
+      // is at most ||A||_F <= n, so |th| < 64 / eps and th^2 is finite, and
+      // the approximate reciprocals are safe; elsewhere t is masked to 0
       const R th = (aqq - app) * ga_j_rcp(2 * apq);
       const R ath = fabs(th);
-      R t = ath > (R)1e15 ? (R)0.5 * ga_j_rcp(ath) : ga_j_rcp(ath + ga_j_sqrt(fma(ath, ath, (R)1)));
+      R t = ga_j_rcp(ath + ga_j_sqrt(fma(ath, ath, (R)1)));
       t = th < 0 ? -t : t;
       t = rot ? t : (R)0;
       const R dnew = lo ? app - t * apq : aqq + t * apq;
       // c = 1 and s = 0 exactly where no rotation (pads, converged pairs)
       const R c = ga_j_cos(t);
       const R st = lo ? -t : t;                   // sigma t: sigma -1 on p's lane, +1 on q's
-      // rows: row_i <- c (row_i + sigma t row_(i^m)); relative index k of
-      // the partner's row is k^m of its storage
+      // rows: row_i <- c (row_i + sigma t row_(i^m)), the factor c left to
+      // the column step below (which scales every element anyway); relative
+      // index k of the partner's row is k^m of its storage
 #pragma unroll
       for (int k = 0; k < P; k++) {
         if (k & HIB(m)) continue;
         const int k2 = k ^ m;
         const R o1 = __shfl_xor_sync(FULL, A[k2], m);   // partner's a(i^m, i^k)
         const R o2 = __shfl_xor_sync(FULL, A[k], m);    // partner's a(i^m, i^k2)
-        A[k] = c * fma(st, o1, A[k]);
-        A[k2] = c * fma(st, o2, A[k2]);
+        A[k] = fma(st, o1, A[k]);
+        A[k2] = fma(st, o2, A[k2]);
       }
       // columns (A and V): the pair of relative columns (k, k^m) is the
       // pair of lane i^k, whose sigma t belongs to column i^k (its sigma is
@@ -191,9 +193,10 @@ ga_jacobi(R *a, R *w, int *info, int batch) {   // the entry is ga_jacobi, as th
           ck = __shfl_xor_sync(FULL, c, k);
 #endif
         }
+        const R cc = c * ck;                      // the row's c and the column's
         const R x = A[k], y = A[k2];
-        A[k] = ck * fma(tk, y, x);
-        A[k2] = ck * fma(-tk, x, y);
+        A[k] = cc * fma(tk, y, x);
+        A[k2] = cc * fma(-tk, x, y);
         const R vx = V[k], vy = V[k2];
         V[k] = ck * fma(tk, vy, vx);
         V[k2] = ck * fma(-tk, vx, vy);
