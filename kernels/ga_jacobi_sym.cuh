@@ -18,7 +18,9 @@
 //
 // Rotation of (p, q), p < q (Rutishauser): theta = (a_qq - a_pp) / (2 a_pq),
 // t = sgn(theta) / (|theta| + sqrt(theta^2 + 1)), c = 1 / sqrt(1 + t^2),
-// s = c t; A <- Jᵀ A J, V <- V J with J_pp = J_qq = c, J_pq = s, J_qp = -s;
+// s = c t; A <- Jᵀ A J, V <- V J with J_pp = J_qq = c, J_pq = s, J_qp = -s,
+// computed as c (x + sigma t y) (sigma -1 for p, +1 for q; the row step's c
+// folded into the column step's, c c_j), a multiply and an FMA an element;
 // then a_pq = 0 and a_pp -= t a_pq, a_qq += t a_pq exactly.  Both lanes
 // of a pair compute it from the same three numbers (the lower lane's), so
 // they agree bit for bit.  A pair is skipped when |a_pq| <= GA_JTOL *
