@@ -41,7 +41,8 @@ local orth = H.max(H.absolute(bmm(hv:swapaxes(-1, -2), hv) - H.eye(n))):item()
 local werr = H.max(H.absolute(hw - H.linalg.eigvalsh(a))):item()
 
 print(("eigh %d x %dx%d %s: %.4f ms (check=false %.4f ms; the input copy alone %.4f ms)  " ..
-       "|AV-Vw| %.3g |VtV-I| %.3g |w-host| %.3g  [JACOBI=%s WPB=%s SWEEPS=%s MINB=%s SHFLT=%s]"):format(
+       "|AV-Vw| %.3g |VtV-I| %.3g |w-host| %.3g  [JACOBI=%s WPB=%s SWEEPS=%s MINB=%s SHFLT=%s FAST=%s]"):format(
   nb, n, n, dt, t_eigh, t_nocheck, t_copy, res, orth, werr, os.getenv("GPUARRAY_JACOBI") or "-",
   os.getenv("GPUARRAY_JSYM_WPB") or "-", os.getenv("GPUARRAY_JSYM_SWEEPS") or "-",
-  os.getenv("GPUARRAY_JSYM_MINB") or "-", os.getenv("GPUARRAY_JSYM_SHFLT") or "-"))
+  os.getenv("GPUARRAY_JSYM_MINB") or "-", os.getenv("GPUARRAY_JSYM_SHFLT") or "-",
+  os.getenv("GPUARRAY_JSYM_FAST") or "-"))
