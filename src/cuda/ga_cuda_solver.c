@@ -12,6 +12,10 @@
  *   potrfBatched, syevjBatched (n <= 32), gesvdjBatched (m, n <= 32); any
  *   other batch is one launch sequence per matrix queued on the stream with
  *   one shared workspace (no host round trip between matrices).
+ * - Our own batched Jacobi kernels take stacks of small square matrices:
+ *   kernels/ga_jacobi_sym.cuh (two-sided, in registers) the real eigh up
+ *   to 32 x 32 (float64: 16 x 16), kernels/ga_jacobi.cuh (one-sided, in
+ *   shared memory) the SVD and the other eigh up to 64 x 64.
  * - The pointer arrays the batched routines take are filled on the device
  *   by a small kernel (kernels/ga_linalg.cuh): no host copy to wait on. */
 #include "cuda/ga_cuda.h"
@@ -33,6 +37,7 @@
 
 extern const char ga_kernel_ga_linalg[];
 extern const char ga_kernel_ga_jacobi[];
+extern const char ga_kernel_ga_jacobi_sym[];
 
 /* our kernel family (ga_cuda_kernel.h numbers the others from 1 up) */
 #define GA_KFAM_LINALG 0xA1
@@ -243,6 +248,105 @@ static char *jac_source(const void *ud) {
   return ga_sb_take(&b);
 }
 
+/* ---- our two-sided Jacobi for real symmetric stacks (kernels/ga_jacobi_sym.cuh) ----
+ * The tuning knobs, all here: */
+#define JSYM_WPB 4             /* warps per block (GPUARRAY_JSYM_WPB overrides, 1..16) */
+#define JSYM_SWEEPS_F32 15     /* most sweeps, float32 (GPUARRAY_JSYM_SWEEPS overrides, 1..60) */
+#define JSYM_SWEEPS_F64 20     /* most sweeps, float64 */
+#define JSYM_MAXN_F32 32       /* largest n, float32 (registers: 2 P values a lane) */
+#define JSYM_MAXN_F64 16       /* largest n, float64 */
+#define JSYM_MINB 0            /* __launch_bounds__ blocks per SM, 0 none (GPUARRAY_JSYM_MINB, 0..32) */
+#define JSYM_SHFLT_F32 0       /* 1: only sigma t crosses lanes (c recomputed: MUFU); 0: c too (SHFL) (GPUARRAY_JSYM_SHFLT) */
+#define JSYM_SHFLT_F64 0
+#define JSYM_FAST 1            /* float32: approximate rcp/sqrt/rsqrt in the rotations (GPUARRAY_JSYM_FAST, 0/1) */
+#define JSYM_SHARED 48000      /* the static shared staging a block may take */
+/* rotation thresholds, in units of the dtype's epsilon: a pair is skipped
+ * when |a_pq| <= TOL eps sqrt(|a_pp a_qq|) or |a_pq| <= FLOOR eps ||A||_F */
+#define JSYM_TOL 1.0
+#define JSYM_FLOOR 1.0
+
+typedef struct jsym_shape { int t, n, upper, wpb, sweeps, minb, shflt, fast; } jsym_shape;
+
+static int jsym_lanes(int n) {   /* P: n rounded up to a power of two, at least 2 */
+  int p = 2;
+  while (p < n) p *= 2;
+  return p;
+}
+static int env_int(const char *name, int lo, int hi, int dflt) {
+  const char *e = getenv(name);
+  if (!e || !*e) return dflt;
+  char *end;
+  long v = strtol(e, &end, 10);
+  return *end || v < lo || v > hi ? dflt : (int)v;
+}
+/* warps per block, within the static shared staging limit */
+static int jsym_wpb(int t, int n, int want) {
+  int p = jsym_lanes(n);
+  size_t per_warp = (size_t)(32 / p) * ((size_t)n * (size_t)n + 1) * RSZ[t], w = (size_t)want;
+  while (w > 1 && w * per_warp > JSYM_SHARED) w--;
+  return (int)w;
+}
+static void jsym_config(int t, int n, int upper, jsym_shape *j) {
+  j->t = t, j->n = n, j->upper = upper;
+  j->wpb = jsym_wpb(t, n, env_int("GPUARRAY_JSYM_WPB", 1, 16, JSYM_WPB));
+  j->sweeps = env_int("GPUARRAY_JSYM_SWEEPS", 1, 60, t == 0 ? JSYM_SWEEPS_F32 : JSYM_SWEEPS_F64);
+  j->minb = env_int("GPUARRAY_JSYM_MINB", 0, 32, JSYM_MINB);
+  j->shflt = env_int("GPUARRAY_JSYM_SHFLT", 0, 1, t == 0 ? JSYM_SHFLT_F32 : JSYM_SHFLT_F64);
+  j->fast = t == 0 ? env_int("GPUARRAY_JSYM_FAST", 0, 1, JSYM_FAST) : 0;
+}
+static int jsym_fits(int t, int n) {
+  return (t == 0 && n >= 1 && n <= JSYM_MAXN_F32) || (t == 1 && n >= 1 && n <= JSYM_MAXN_F64);
+}
+
+static char *jsym_source(const void *ud) {
+  const jsym_shape *j = ud;
+  double eps = j->t == 0 ? 1.1920928955078125e-07 : 2.220446049250313e-16;
+  ga_strbuf b;
+  ga_sb_init(&b);
+  ga_sb_printf(&b, "// batched two-sided Jacobi eigh: %s n=%d\n", j->t == 0 ? "float32" : "float64", j->n);
+  ga_sb_printf(&b, "#define GA_JN %d\n#define GA_JP %d\n#define GA_JREAL_T %s\n#define GA_JUPPER %d\n"
+               "#define GA_JWPB %d\n#define GA_JMAXSWEEP %d\n#define GA_JTOL %.17g\n#define GA_JFLOOR %.17g\n"
+               "#define GA_JMINB %d\n#define GA_JSHFLT %d\n#define GA_JFAST %d\n",
+               j->n, jsym_lanes(j->n), j->t == 0 ? "float" : "double", j->upper, j->wpb, j->sweeps,
+               JSYM_TOL * eps, JSYM_FLOOR * eps, j->minb, j->shflt, j->fast);
+  ga_sb_puts(&b, ga_kernel_ga_jacobi_sym);
+  return ga_sb_take(&b);
+}
+
+/* the eigh of a real stack up to JSYM_MAXN_* (GPUARRAY_JACOBI=0: cuSOLVER;
+ * GPUARRAY_JACOBI=1: the one-sided kernel, as before this one) */
+static int jsym_applies(const ga_la_call *c) {
+  const char *env = getenv("GPUARRAY_JACOBI");
+  if (env && (!strcmp(env, "0") || !strcmp(env, "1"))) return 0;
+  return c->batch > 1 && c->m == c->n && jsym_fits(type_index(c->dtype), (int)c->n);
+}
+
+static int jsym_run(const ga_la_call *c, int t) {
+  jsym_shape j;
+  jsym_config(t, (int)c->n, c->uplo ? 1 : 0, &j);
+  ga_kkey key;
+  ga_kpack p;
+  ga_kpack_init(&p, &key, GA_KFAM_LINALG);
+  ga_kpack_put(&p, 2, 4);
+  ga_kpack_put(&p, (uint64_t)t, 2);
+  ga_kpack_put(&p, (uint64_t)j.n, 7);
+  ga_kpack_put(&p, (uint64_t)j.upper, 1);
+  ga_kpack_put(&p, (uint64_t)j.wpb, 5);
+  ga_kpack_put(&p, (uint64_t)j.sweeps, 7);
+  ga_kpack_put(&p, (uint64_t)j.minb, 6);
+  ga_kpack_put(&p, (uint64_t)j.shflt, 1);
+  ga_kpack_put(&p, (uint64_t)j.fast, 1);
+  void *kernel;
+  int rc = ga_cuda_kernel_get(c->device, &key, "ga_jacobi", jsym_source, &j, &kernel);
+  if (rc) return rc;
+  long long per_block = (long long)j.wpb * (32 / jsym_lanes(j.n)), blocks = (c->batch + per_block - 1) / per_block;
+  if (blocks > INT_MAX) return ga_err(GA_EINVAL, "eigh: the batch is too big for one launch");
+  int nb = (int)c->batch;
+  void *a = c->a, *w = c->b, *info = c->info;
+  void *args[4] = {&a, &w, &info, &nb};
+  return ga_cuda_launch_now(kernel, (unsigned)blocks, (unsigned)(32 * j.wpb), 0, c->stream, args);
+}
+
 /* our kernel takes the call: a batch of square matrices up to 64 x 64
  * (GPUARRAY_JACOBI=0 leaves them to cuSOLVER's batched Jacobi) */
 static int jac_applies(const ga_la_call *c) {
@@ -283,6 +387,13 @@ char *ga_cuda_linalg_source(int which, int dtype, int n) {
     jac_shape j = {t, n, 1, 1};
     return jac_source(&j);
   }
+  if (which == 3) {   /* the two-sided real eigh (its entry is ga_jacobi too) */
+    int t = type_index(dtype);
+    if (t < 0 || !jsym_fits(t, n)) return NULL;
+    jsym_shape j;
+    jsym_config(t, n, 1, &j);
+    return jsym_source(&j);
+  }
   if (which != 0) return NULL;
   (void)dtype, (void)n;
   return ptrs_source(NULL);
@@ -322,6 +433,10 @@ int ga_cuda_lapack(const ga_la_call *c) {
   int dev = c->device, rc = ga_cuda_set_device(dev);
   if (rc) return rc;
   if (dev < 0 || dev >= GA_MAX_DEVICES) return ga_err(GA_EDEVICE, "no CUDA device %d", dev);
+  if (c->op == GA_LA_SYEVD && jsym_applies(c)) {   /* our kernel alone: no cuSOLVER, no handles, no lock */
+    if ((rc = ga_cuda_flush(dev))) return rc;      /* after the queued kernels */
+    return jsym_run(c, t);
+  }
   pthread_once(&load_once, load);
   if (loaded < 0) return ga_err(GA_EDEVICE, "%s", load_msg);
   if ((rc = ga_cuda_flush(dev))) return rc;   /* solver work goes after queued kernels */

@@ -1,6 +1,7 @@
 /* The CUDA backend's dense solvers (cuda/ga_cuda_solver.c): the `lapack`
  * slot on cuSOLVER (dlopen) and cuBLAS's batched LU, and the source of the
- * solvers' kernels (which: 0 the batched routines' pointer arrays) for
+ * solvers' kernels (which: 0 the batched routines' pointer arrays, 1 the
+ * one-sided Jacobi SVD, 2 its eigh, 3 the two-sided real eigh) for
  * the specs' NVRTC check. */
 #ifndef GA_CUDA_SOLVER_H
 #define GA_CUDA_SOLVER_H
