@@ -76,20 +76,31 @@ extern "C" __global__ void __launch_bounds__(256) ga_radix_hist(const E *keys, I
   for (long long i = (long long)blockIdx.x * 256 + t; i < nzero; i += (long long)gridDim.x * 256)
     zero[i] = make_uint4(0u, 0u, 0u, 0u);
   __syncthreads();
+  // the most significant key byte (often few values: small integers,
+  // float exponents) and the row bytes (neighbours share a row) are counted
+  // once per group of equal digits in a warp, the others one by one
+  const unsigned lt = (1u << (t & 31)) - 1u;
   for (long long b0 = (long long)blockIdx.x * (256 * KPT); b0 < (long long)N; b0 += (long long)gridDim.x * (256 * KPT)) {
     E v[KPT];
 #pragma unroll
     for (int r = 0; r < KPT; r++) {
       const long long i = b0 + r * 256 + t;
-      if (i < (long long)N) v[r] = keys[i];
+      v[r] = keys[i < (long long)N ? i : 0];
     }
 #pragma unroll
     for (int r = 0; r < KPT; r++) {
       const long long i = b0 + r * 256 + t;
-      if (i < (long long)N) {
-        const ga_key k = ga_key_of(v[r]);
+      const bool ok = i < (long long)N;
+      const ga_key k = ga_key_of(v[r]);
 #pragma unroll
-        for (int b = 0; b < NP; b++) atomicAdd(&h[b * 256 + ga_kdigit(k, (PT)i, b, rowlen)], 1u);
+      for (int b = 0; b < NP; b++) {
+        const unsigned dg = ok ? ga_kdigit(k, (PT)i, b, rowlen) : 256u;
+        if (b >= NKB - 1) {
+          const unsigned peers = __match_any_sync(0xffffffffu, dg);
+          if (ok && (peers & lt) == 0) atomicAdd(&h[b * 256 + dg], (unsigned)__popc(peers));
+        } else if (ok) {
+          atomicAdd(&h[b * 256 + dg], 1u);
+        }
       }
     }
   }
