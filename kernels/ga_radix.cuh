@@ -133,7 +133,9 @@ extern "C" __global__ void __launch_bounds__(256) ga_radix_bins(const CT *part, 
 // waits only on tiles whose blocks already run: no deadlock), each ranks
 // its keys, publishes its digit counts, and finds each digit's offset by
 // decoupled look-back over the earlier tiles' words (status in the top two
-// bits: 1 the tile's own count, 2 the inclusive prefix over tiles 0..i) ----
+// bits: 1 the tile's own count, 2 the inclusive prefix over tiles 0..i;
+// passes alternate two regions of words: each tile zeroes its words in the
+// other region, znext, for the pass after it) ----
 #if LBW == 64
 typedef unsigned long long LB;
 #define LB_SHIFT 62
@@ -148,7 +150,7 @@ typedef unsigned LB;
 #define STAGE (TILE * (sizeof(E) + (CARRY ? sizeof(PT) : 0)))
 #define SMEM (STAGE > 8192 ? STAGE : 8192)
 extern "C" __global__ void __launch_bounds__(NT, CARRY ? 3 : 4) ga_radix_pass(const E *kin, E *kout, const PT *pin,
-    void *pout, IT N, int byte, long long rowlen, const CT *bins, LB *look, unsigned *counter, int wkeys) {
+    void *pout, IT N, int byte, long long rowlen, const CT *bins, LB *look, unsigned *counter, int wkeys, LB *znext) {
   __shared__ __align__(16) unsigned char sm[SMEM];
   __shared__ CT s_gofs[256];
   __shared__ unsigned s_start[256], wsum[8], s_tile;
@@ -161,6 +163,7 @@ extern "C" __global__ void __launch_bounds__(NT, CARRY ? 3 : 4) ga_radix_pass(co
   for (int w = 0; w < 8; w++) wcnt[w * 256 + t] = 0;
   __syncthreads();
   const unsigned tile = s_tile;
+  if (znext) znext[(size_t)tile * 256 + t] = 0;   // the next pass's words (two regions alternate)
   const IT base = (IT)tile * TILE;
   const int cnt = N - base < (IT)TILE ? (int)(N - base) : TILE;
   E k[KPT];

@@ -18,8 +18,9 @@
  *   number (so the result is ordered by (row, key); rows and argsort carry
  *   a payload, the element's flat input position, 32-bit, 64-bit from 2^30
  *   elements).  First `hist` reads the keys once and counts every pass's
- *   digits (per block, [pass][digit]), zeroing the look-back words on the
- *   way; `bins` sums the blocks' counts into each pass's exclusive digit
+ *   digits (per block, [pass][digit]), zeroing the look-back words of the
+ *   first two passes on the way (the passes alternate two regions of words;
+ *   each pass zeroes the other region for the pass after it); `bins` sums the blocks' counts into each pass's exclusive digit
  *   offsets and zeroes the passes' tile counters; then per pass one kernel:
  *   each block takes the next tile (256 threads x KPT keys) from an atomic
  *   counter, so tiles start in order and a tile only ever waits for tiles
@@ -280,8 +281,9 @@ static int onesweep_sort(const ga_sort_call *c) {
   if (gcap < 1) gcap = 1;
   if (G > gcap) G = gcap;
   size_t esz = (size_t)GA_ITEMSIZE(dt), psz = big ? 8 : 4, csz = psz, lbsz = big ? 8 : 4;
-  /* one workspace: look-back words | per-block counts | bins | counters */
-  size_t look_b = (size_t)P * (size_t)ntiles * 256 * lbsz, part_b = (size_t)G * (size_t)P * 256 * csz;
+  /* one workspace: look-back words (two regions, alternating) | per-block
+   * counts | bins | counters */
+  size_t region = (size_t)ntiles * 256 * lbsz, look_b = (size_t)(P < 2 ? P : 2) * region, part_b = (size_t)G * (size_t)P * 256 * csz;
   size_t bins_b = (size_t)P * 256 * csz, ctr_b = ((size_t)P * 4 + 15) / 16 * 16;
   if (ntiles > (int64_t)UINT32_MAX) return ga_err(GA_EINVAL, "sort: %lld elements are too many", (long long)N);
   ga_pool *pool = ga_cuda_pool(dev);
@@ -319,13 +321,16 @@ static int onesweep_sort(const ga_sort_call *c) {
       void *ks;
       if ((rc = get_kernel(dev, &gs, &ks))) goto done;
       int byte = p;
-      void *pbins = bins + (size_t)p * 256 * csz, *plook = look + (size_t)p * (size_t)ntiles * 256 * lbsz;
+      /* pass p's look-back words: region p % 2, zeroed by hist (passes 0
+       * and 1) or by pass p - 1 (znext) */
+      void *pbins = bins + (size_t)p * 256 * csz, *plook = look + (size_t)(p % 2) * region;
+      void *znext = p >= 1 && p + 1 < P ? look + (size_t)((p + 1) % 2) * region : NULL;
       void *pctr = ctr + (size_t)p * 4;
-      void *sa[11] = {&kin, &kout, &pin, &pout, big ? (void *)&n64 : (void *)&n32, &byte, &rowlen, &pbins, &plook,
-                      &pctr, &wkeys};
-      size_t ss[11] = {sizeof(void *), sizeof(void *), sizeof(void *), sizeof(void *), big ? 8 : 4, sizeof byte,
-                       sizeof rowlen, sizeof(void *), sizeof(void *), sizeof(void *), sizeof wkeys};
-      if ((rc = ga_cuda_enqueue(dev, c->stream, ks, (unsigned)ntiles, NT, 0, 11, sa, ss))) goto done;
+      void *sa[12] = {&kin, &kout, &pin, &pout, big ? (void *)&n64 : (void *)&n32, &byte, &rowlen, &pbins, &plook,
+                      &pctr, &wkeys, &znext};
+      size_t ss[12] = {sizeof(void *), sizeof(void *), sizeof(void *), sizeof(void *), big ? 8 : 4, sizeof byte,
+                       sizeof rowlen, sizeof(void *), sizeof(void *), sizeof(void *), sizeof wkeys, sizeof(void *)};
+      if ((rc = ga_cuda_enqueue(dev, c->stream, ks, (unsigned)ntiles, NT, 0, 12, sa, ss))) goto done;
       kin = kout;
       pin = pout;
     }
