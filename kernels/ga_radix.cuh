@@ -109,23 +109,33 @@ extern "C" __global__ void __launch_bounds__(256) ga_radix_hist(const E *keys, I
 }
 
 #elif GA_RADIX_KERNEL == 1
-// ---- block p: the digit counts of pass p summed over the G histogram
-// blocks, their exclusive prefix -> bins[p][digit]; zeroes pass p's tile
-// counter ----
-extern "C" __global__ void __launch_bounds__(256) ga_radix_bins(const CT *part, int G, int np, CT *bins,
-                                                                unsigned *counters) {
+// ---- block p (1024 threads: 4 groups x 256 digits): the digit counts of
+// pass p summed over the G histogram blocks, their exclusive prefix ->
+// bins[p][digit]; zeroes pass p's tile counter ----
+extern "C" __global__ void __launch_bounds__(1024) ga_radix_bins(const CT *part, int G, int np, CT *bins,
+                                                                 unsigned *counters) {
+  __shared__ CT gs[4][256];
   __shared__ CT ws[8];
-  const int p = blockIdx.x, d = threadIdx.x, lane = d & 31, warp = d >> 5;
+  const int p = blockIdx.x, t = threadIdx.x, d = t & 255, q = t >> 8, lane = t & 31, warp = t >> 5;
   CT s = 0;
-  for (int g = 0; g < G; g++) s += part[((size_t)g * np + p) * 256 + d];
-  CT x = s;
-  for (int o = 1; o < 32; o <<= 1) { const CT y = __shfl_up_sync(0xffffffffu, x, o); if (lane >= o) x += y; }
-  if (lane == 31) ws[warp] = x;
+#pragma unroll 8
+  for (int g = q; g < G; g += 4) s += part[((size_t)g * np + p) * 256 + d];
+  gs[q][d] = s;
   __syncthreads();
-  CT add = 0;
-  for (int w = 0; w < warp; w++) add += ws[w];
-  bins[(size_t)p * 256 + d] = x - s + add;
-  if (d == 0) counters[p] = 0u;
+  if (t < 256) {
+    s = gs[0][d] + gs[1][d] + gs[2][d] + gs[3][d];
+    CT x = s;
+    for (int o = 1; o < 32; o <<= 1) { const CT y = __shfl_up_sync(0xffffffffu, x, o); if (lane >= o) x += y; }
+    if (lane == 31) ws[warp] = x;
+    gs[0][d] = x;
+  }
+  __syncthreads();
+  if (t < 256) {
+    CT add = 0;
+    for (int w = 0; w < warp; w++) add += ws[w];
+    bins[(size_t)p * 256 + d] = gs[0][d] - s + add;
+  }
+  if (t == 0) counters[p] = 0u;
 }
 
 #elif GA_RADIX_KERNEL == 2

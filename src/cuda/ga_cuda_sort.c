@@ -309,7 +309,7 @@ static int onesweep_sort(const ga_sort_call *c) {
       if ((rc = ga_cuda_enqueue(dev, c->stream, kh, (unsigned)G, NT, 0, 6, ha, hs))) goto done;
       void *ba[5] = {&part, &g32, &np, &bins, &ctr};
       size_t bs[5] = {sizeof(void *), sizeof g32, sizeof np, sizeof(void *), sizeof(void *)};
-      if ((rc = ga_cuda_enqueue(dev, c->stream, kbn, (unsigned)P, NT, 0, 5, ba, bs))) goto done;
+      if ((rc = ga_cuda_enqueue(dev, c->stream, kbn, (unsigned)P, 1024, 0, 5, ba, bs))) goto done;
     }
     const void *kin = c->src, *pin = NULL;
     for (int p = 0; p < P; p++) {
