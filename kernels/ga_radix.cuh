@@ -224,6 +224,9 @@ extern "C" __global__ void __launch_bounds__(NT, CARRY ? 3 : 4) ga_radix_pass(co
     lk[(size_t)tile * 256 + t] = LB_INC | (excl + (LB)running);
   }
   s_gofs[t] = bins[t] + (CT)excl;
+#if GA_PAY_OUT == 2
+  const bool one_row = rowlen >= (long long)N;
+#endif
   __syncthreads();
   for (int j = t; j < cnt; j += 256) {
     const E v = sk[j];
@@ -238,7 +241,7 @@ extern "C" __global__ void __launch_bounds__(NT, CARRY ? 3 : 4) ga_radix_pass(co
 #if GA_PAY_OUT == 1
     ((PT *)pout)[o] = pv;
 #elif GA_PAY_OUT == 2
-    ((long long *)pout)[o] = (long long)(pv % (PT)rowlen) + 1;
+    ((long long *)pout)[o] = (long long)(one_row ? pv : pv % (PT)rowlen) + 1;   // one row: no division
 #endif
   }
 }
