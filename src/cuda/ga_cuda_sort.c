@@ -25,7 +25,7 @@
  *   each block takes the next tile (256 threads x KPT keys) from an atomic
  *   counter, so tiles start in order and a tile only ever waits for tiles
  *   whose blocks already run; ranks its keys stably (warp peers by
- *   __match_any_sync, per-warp digit counts in shared memory); publishes
+ *   nine ballots (ga_match8), per-warp digit counts in shared memory); publishes
  *   its digit counts in one word per (tile, digit) (status in the top two
  *   bits: aggregate, or inclusive prefix); stages the keys in shared memory
  *   in digit order while each thread looks back over the earlier tiles'

@@ -27,6 +27,12 @@ static inline unsigned __match_any_sync(unsigned, unsigned v) {
   unsigned m = 0; for (int i = 0; i < 32; i++) if (emu_warpbuf[w][i] == v) m |= 1u << i;
   emu_syncwarp(); return m;
 }
+static inline unsigned __ballot_sync(unsigned, int pred) {
+  int t = threadIdx.x, w = t >> 5, l = t & 31;
+  emu_warpbuf[w][l] = pred != 0; emu_syncwarp();
+  unsigned m = 0; for (int i = 0; i < 32; i++) if (emu_warpbuf[w][i]) m |= 1u << i;
+  emu_syncwarp(); return m;
+}
 template <class T> static inline T __shfl_up_sync(unsigned, T x, int o) {
   int t = threadIdx.x, w = t >> 5, l = t & 31;
   emu_warpbuf[w][l] = (unsigned long long)x; emu_syncwarp();

@@ -3,7 +3,7 @@
 # (kernels/ga_radix.cuh, float32, 32-bit positions) on the CPU, without a
 # GPU: the generated CUDA text is compiled as C++ over a small emulation
 # (prelude.h: one pthread per CUDA thread, barriers for __syncthreads and
-# __syncwarp, __match_any_sync and __shfl_up_sync through a per-warp
+# __syncwarp, __ballot_sync, __match_any_sync and __shfl_up_sync through a per-warp
 # buffer; blocks run one at a time, so the look-back always finds its
 # predecessor done), driven as ga_cuda_sort.c drives them (main.cpp), and
 # compared with std::stable_sort on the keys of base/ga_sort_key.c
