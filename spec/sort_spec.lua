@@ -441,13 +441,13 @@ describe("sort paths, GPU against host", function()
 
   it("onesweep around tile and look-back boundaries, every key width", function()
     with_path("onesweep", function()
-      local sizes = { 1, 2, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096, 4097, 3 * 4096 + 5 }
+      local sizes = { 1, 1023, 1025, 2048, 4095, 4097, 3 * 4096 + 5 }
       for _, dt in ipairs { "float32", "int8", "uint16", "float64", "complex128", "bool", "int64", "float16" } do
         for _, n in ipairs(sizes) do
           both(function(m) return data(m, n, dt, 97) end)
         end
       end
-      for _, dt in ipairs { "float32", "int8", "int64", "float16" } do
+      for _, dt in ipairs { "float32", "int64" } do
         both(function(m) return data(m, (1 << 20) + 3, dt, 100003) end)
       end
       -- rows through onesweep: the row number's bytes as extra digits
@@ -459,8 +459,8 @@ describe("sort paths, GPU against host", function()
 
   it("rows of one warp and of one block at lengths around their limits", function()
     for _, c in ipairs {
-      { "warp", { 1, 2, 31, 32, 33, 255, 256, 257, 511, 512 } },
-      { "block", { 1, 255, 256, 257, 1000, 2048, 4095, 4096 } },
+      { "warp", { 1, 31, 33, 256, 512 } },
+      { "block", { 1, 257, 1000, 4096 } },
     } do
       with_path(c[1], function()
         for _, dt in ipairs { "float32", "int8", "uint16", "float64", "complex128", "bool", "int64", "float16" } do
