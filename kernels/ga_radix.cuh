@@ -37,37 +37,44 @@ __device__ __forceinline__ unsigned ga_match8(unsigned d) {
 
 #if GA_RADIX_KERNEL == 2 || GA_RADIX_KERNEL == 4
 // ---- block ranking (8 warps, KPT keys each; digit 256 = no key) ----
-// wcnt: [8][256] per-warp counts, zeroed by the caller and synchronised;
-// on return rk[r] is the key's rank among the keys of its digit in warp w
-// and the result the block's count of digit threadIdx.x
-__device__ __forceinline__ unsigned ga_rank_count(const unsigned (&d)[KPT], unsigned (&rk)[KPT], unsigned *wcnt) {
+// dr[r]: the key's digit in bits 0..8 (256: no key); the rank goes above
+// bit 9 (fewer registers than two arrays).  wcnt: [8][256] per-warp counts,
+// zeroed by the caller and synchronised; on return dr[r] holds the key's
+// rank among the keys of its digit in its warp, and the result is the
+// block's count of digit threadIdx.x
+__device__ __forceinline__ unsigned ga_rank_count(unsigned (&dr)[KPT], unsigned *wcnt) {
   const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
   const unsigned lt = (1u << lane) - 1u;
   unsigned *myc = wcnt + warp * 256;
 #pragma unroll
   for (int r = 0; r < KPT; r++) {
-    const bool ok = d[r] < 256u;
-    const unsigned peers = ga_match8(d[r]);
-    const unsigned before = ok ? myc[d[r]] : 0u;
+    const unsigned dg = dr[r] & 511u;
+    const bool ok = dg < 256u;
+    const unsigned peers = ga_match8(dg);
+    const unsigned before = ok ? myc[dg] : 0u;
     __syncwarp();
-    if (ok && (peers & lt) == 0) myc[d[r]] = before + __popc(peers);
+    if (ok && (peers & lt) == 0) myc[dg] = before + __popc(peers);
     __syncwarp();
-    rk[r] = before + __popc(peers & lt);
+    dr[r] = dg | (before + __popc(peers & lt)) << 9;
   }
   __syncthreads();
   unsigned running = 0;
   for (int w = 0; w < 8; w++) { const unsigned c = wcnt[w * 256 + t]; wcnt[w * 256 + t] = running; running += c; }
   return running;
 }
-// then: the ranks within the block (rk += the earlier warps' counts) and
+// then: the ranks within the block (+= the earlier warps' counts) and
 // s_start[digit], the exclusive prefix of the block's digit counts.  Ends
-// with a __syncthreads after which wcnt is free.
-__device__ __forceinline__ void ga_rank_finish(const unsigned (&d)[KPT], unsigned (&rk)[KPT], const unsigned *wcnt,
-                                               unsigned running, unsigned *s_start, unsigned *wsum) {
+// with a __syncthreads after which wcnt is free.  A key goes to
+// s_start[dr & 511] + (dr >> 9).
+__device__ __forceinline__ void ga_rank_finish(unsigned (&dr)[KPT], const unsigned *wcnt, unsigned running,
+                                               unsigned *s_start, unsigned *wsum) {
   const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
   __syncthreads();   // every warp's prefix is written
 #pragma unroll
-  for (int r = 0; r < KPT; r++) if (d[r] < 256u) rk[r] += wcnt[warp * 256 + d[r]];
+  for (int r = 0; r < KPT; r++) {
+    const unsigned dg = dr[r] & 511u;
+    if (dg < 256u) dr[r] += wcnt[warp * 256 + dg] << 9;
+  }
   unsigned x = running;
   for (int o = 1; o < 32; o <<= 1) { const unsigned y = __shfl_up_sync(0xffffffffu, x, o); if (lane >= o) x += y; }
   if (lane == 31) wsum[warp] = x;
@@ -193,7 +200,7 @@ extern "C" __global__ void __launch_bounds__(NT, CARRY ? 3 : 4) ga_radix_pass(co
   const int cnt = N - base < (IT)TILE ? (int)(N - base) : TILE;
   E k[KPT];
   PT p[KPT];
-  unsigned d[KPT], rk[KPT];
+  unsigned dr[KPT];
   const int wbase = warp * 32 * KPT + lane;
 #pragma unroll
   for (int r = 0; r < KPT; r++) {   // every load first
@@ -209,16 +216,16 @@ extern "C" __global__ void __launch_bounds__(NT, CARRY ? 3 : 4) ga_radix_pass(co
     }
   }
 #pragma unroll
-  for (int r = 0; r < KPT; r++) d[r] = wbase + r * 32 < cnt ? ga_digit(k[r], p[r], byte, rowlen) : 256u;
-  const unsigned running = ga_rank_count(d, rk, wcnt);
+  for (int r = 0; r < KPT; r++) dr[r] = wbase + r * 32 < cnt ? ga_digit(k[r], p[r], byte, rowlen) : 256u;
+  const unsigned running = ga_rank_count(dr, wcnt);
   // publish this tile's count of digit t (tile 0: already its prefix)
   volatile LB *lk = (volatile LB *)look;
   lk[(size_t)tile * 256 + t] = (tile == 0 ? LB_INC : LB_AGG) | (LB)running;
-  ga_rank_finish(d, rk, wcnt, running, s_start, wsum);
+  ga_rank_finish(dr, wcnt, running, s_start, wsum);
 #pragma unroll
   for (int r = 0; r < KPT; r++)
-    if (d[r] < 256u) {
-      const unsigned pos = s_start[d[r]] + rk[r];
+    if ((dr[r] & 511u) < 256u) {
+      const unsigned pos = s_start[dr[r] & 511u] + (dr[r] >> 9);
       sk[pos] = k[r];
 #if CARRY
       sp[pos] = p[r];
@@ -370,7 +377,7 @@ extern "C" __global__ void __launch_bounds__(NT) ga_radix_rowb(const E *src, E *
   const int wbase = warp * 32 * KPT + lane;
   E k[KPT];
   unsigned short p[KPT];
-  unsigned rk[KPT], d[KPT];
+  unsigned dr[KPT];
 #pragma unroll
   for (int r = 0; r < KPT; r++) {
     const int j = wbase + r * 32;
@@ -381,13 +388,13 @@ extern "C" __global__ void __launch_bounds__(NT) ga_radix_rowb(const E *src, E *
     for (int w = 0; w < 8; w++) wcnt[w * 256 + t] = 0;
     __syncthreads();
 #pragma unroll
-    for (int r = 0; r < KPT; r++) d[r] = wbase + r * 32 < m ? ga_kdigit(ga_key_of(k[r]), 0, b, 1) : 256u;
-    const unsigned running = ga_rank_count(d, rk, wcnt);
-    ga_rank_finish(d, rk, wcnt, running, s_start, wsum);
+    for (int r = 0; r < KPT; r++) dr[r] = wbase + r * 32 < m ? ga_kdigit(ga_key_of(k[r]), 0, b, 1) : 256u;
+    const unsigned running = ga_rank_count(dr, wcnt);
+    ga_rank_finish(dr, wcnt, running, s_start, wsum);
 #pragma unroll
     for (int r = 0; r < KPT; r++)
-      if (d[r] < 256u) {
-        const unsigned pos = s_start[d[r]] + rk[r];
+      if ((dr[r] & 511u) < 256u) {
+        const unsigned pos = s_start[dr[r] & 511u] + (dr[r] >> 9);
         sk[pos] = k[r];
 #if CARRY
         sp[pos] = p[r];
