@@ -178,6 +178,7 @@ typedef unsigned LB;
 #define LB_AGG ((LB)1 << LB_SHIFT)
 #define LB_INC ((LB)2 << LB_SHIFT)
 #define LB_MASK (LB_AGG - 1)
+#define LBWIN 16   // look-back words read at once
 #define CARRY (GA_PAY_IN || GA_PAY_OUT)
 #define STAGE (TILE * (sizeof(E) + (CARRY ? sizeof(PT) : 0)))
 #define SMEM (STAGE > 8192 ? STAGE : 8192)
@@ -231,17 +232,32 @@ extern "C" __global__ void __launch_bounds__(NT, CARRY ? 3 : 4) ga_radix_pass(co
       sp[pos] = p[r];
 #endif
     }
-  // look-back for digit t while the other warps stage
+  // look-back for digit t while the other warps stage: the words of the
+  // LBWIN tiles before j are read at once (one memory round trip per
+  // window, not per tile: when many tiles start together, as the first
+  // wave of a pass does, the walk to the nearest inclusive prefix is long),
+  // then summed in order up to the first inclusive prefix; an unpublished
+  // word (its tile's block runs) is read again from there
   LB excl = 0;
   if (tile > 0) {
     long long j = (long long)tile - 1;
     for (;;) {
-      const LB w = lk[(size_t)j * 256 + t];
-      const unsigned st = (unsigned)(w >> LB_SHIFT);
-      if (st == 0u) continue;   // not published yet: that tile's block runs, wait
-      excl += w & LB_MASK;
-      if (st == 2u || j == 0) break;
-      j--;
+      LB w[LBWIN];
+#pragma unroll
+      for (int i = 0; i < LBWIN; i++) w[i] = j - i >= 0 ? lk[(size_t)(j - i) * 256 + t] : (LB)0;
+      int used = 0;
+      bool done = false;
+#pragma unroll
+      for (int i = 0; i < LBWIN; i++) {
+        const unsigned st = (unsigned)(w[i] >> LB_SHIFT);
+        if (!done && used == i && st != 0u) {
+          excl += w[i] & LB_MASK;
+          used = i + 1;
+          done = st == 2u;
+        }
+      }
+      if (done) break;
+      j -= used;   // tile 0's word is inclusive, so j stays >= 0
     }
     lk[(size_t)tile * 256 + t] = LB_INC | (excl + (LB)running);
   }

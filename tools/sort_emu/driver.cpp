@@ -9,6 +9,7 @@ static pthread_barrier_t bar, wbar[32];
 void emu_sync() { pthread_barrier_wait(&bar); }
 void emu_syncwarp() { pthread_barrier_wait(&wbar[threadIdx.x >> 5]); }
 static std::function<void()> body;
+std::function<void(unsigned)> emu_after_block;   // called after each block (tests)
 static void *run(void *a) { threadIdx.x = (unsigned)(uintptr_t)a; body(); return 0; }
 // Every thread must reach the same barriers: rows kernel returns early for whole warps only;
 // we run 256 threads; early-returning warps are fine with warp barriers but NOT with block barriers.
@@ -23,6 +24,7 @@ void launch_n(unsigned grid, int nt, std::function<void()> f) {
     for (int t = 0; t < nt; t++) pthread_join(th[t], 0);
     pthread_barrier_destroy(&bar);
     for (int w = 0; w < nt / 32; w++) pthread_barrier_destroy(&wbar[w]);
+    if (emu_after_block) emu_after_block(b);
   }
 }
 void launch(unsigned grid, std::function<void()> f) { launch_n(grid, 256, f); }
