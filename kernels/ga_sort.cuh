@@ -1,7 +1,8 @@
 // Radix sort and binary search (src/cuda/ga_cuda_sort.c says the
 // algorithm).  The generator puts before this text: NT (threads per block),
 // GA_SORT_KERNEL (0 hist, 1 scatter, 2 scan_reduce, 3 scan_parts,
-// 4 scan_down, 5 search), IT (positions) and PT (payloads); for the keyed
+// 4 scan_down, 5 search; 6: the keys and ga_digit only, for
+// kernels/ga_radix.cuh, appended), IT (positions) and PT (payloads); for the keyed
 // kernels GA_SORT_E (the element's raw storage type) and GA_SORT_KEY (the
 // key transform: 0 unsigned, 1 bool, 2 int8, 3 int16, 4 int32, 5 int64,
 // 6 float16, 7 float32, 8 float64, 9 complex64, 10 complex128); for hist
@@ -168,7 +169,7 @@ extern "C" __global__ void __launch_bounds__(NT) ga_sort_hist(const E *keys, con
   (void)ntiles;
 }
 
-#else
+#elif GA_SORT_KERNEL == 1
 #define CARRY (GA_PAY_IN || GA_PAY_OUT)
 #define STAGE (TILE * (sizeof(E) + (CARRY ? sizeof(PT) : 0)))
 #define SMEM (STAGE > 16384 ? STAGE : 16384)

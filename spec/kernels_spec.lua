@@ -171,6 +171,43 @@ describe("sort kernels", function()
     end
     assert.matches("__match_any_sync", core._sort_source("scatter", "float32", false, 0, 0), 1, true)
   end)
+
+  -- onesweep (rhist: every pass's digits, with the row number's bytes;
+  -- rbins; rpass in its payload modes, 32- and 64-bit positions and
+  -- look-back words) and the short-row kernels (roww, rowb; sort and
+  -- argsort): the argsort pass for every dtype (the key transforms are
+  -- ga_sort.cuh's, compiled above for every dtype), every kernel and mode
+  -- for a 1-, a 4- and a 16-byte dtype
+  local function compile_all(list, dts)
+    for _, dt in ipairs(dts) do
+      for _, c in ipairs(list) do
+        local ok, size = pcall(core._compile_sort, c[1], dt, c[2], c[3], c[4], 90)
+        assert(ok, ("%s %s big=%s %d %d: %s"):format(c[1], dt, tostring(c[2]), c[3], c[4], tostring(size)))
+        assert.is_true(size > 0)
+      end
+    end
+  end
+  it("the onesweep argsort pass compiles for every dtype", function()
+    compile_all({ { "rpass", false, 1, 2 } }, core.dtypes)
+  end)
+  it("onesweep and short-row kernels compile in every mode", function()
+    compile_all({ { "rhist", false, 0, 0 }, { "rhist", true, 3, 0 }, { "rpass", false, 0, 0 },
+                  { "rpass", true, 2, 1 }, { "roww", false, 0, 0 }, { "roww", false, 0, 2 },
+                  { "rowb", false, 0, 0 }, { "rowb", false, 0, 2 } }, { "int8", "float32", "complex128" })
+    for _, big in ipairs { false, true } do
+      local ok, size = pcall(core._compile_sort, "rbins", "float32", big, 0, 0, 90)
+      assert(ok, "rbins: " .. tostring(size))
+    end
+    -- the widest histogram (complex128 keys and 8 row bytes: 25 passes)
+    assert(pcall(core._compile_sort, "rhist", "complex128", true, 8, 0, 90))
+    local src = core._sort_source("rpass", "float32", true, 1, 2)
+    assert.matches("#define LBW 64", src, 1, true)
+    assert.matches("typedef long long IT;", src, 1, true)
+    assert.matches("atomicAdd(counter, 1u)", src, 1, true)
+    assert.matches("#define LBW 32", core._sort_source("rpass", "float32", false, 0, 0), 1, true)
+    assert.matches("#define KPT 16", core._sort_source("roww", "float32", false, 0, 0), 1, true)
+    assert.matches("#define KPT 8", core._sort_source("roww", "float32", false, 8, 0), 1, true)
+  end)
 end)
 
 -- Scans and nonzero (src/cuda/ga_cuda_scan.c): every scan row (GA_REDF_SCAN in

@@ -46,4 +46,36 @@ describe("large arrays on the GPU", function()
     end
     x:free(); y:free()
   end)
+
+  -- onesweep (src/cuda/ga_cuda_sort.c) from 2^30 elements: 64-bit
+  -- positions, payloads and look-back words
+  local function pattern(len, dt)   -- (i * 37 + 11) % 251, a row of len
+    return ((ga.arange(0, len, 1, "int64") * 37 + 11) % 251):astype(dt)
+  end
+  it("sorts 2^31 + 2^20 uint8 elements (onesweep, 64-bit path)", function()
+    if not gpu then pending("no GPU") return end
+    local row = pattern(2049, "uint8")
+    local x = (row + ga.zeros({ 2 ^ 20, 1 }, "uint8")):reshape(2049 * 2 ^ 20)
+    local s = ga.sort(x)
+    local n = s.size
+    assert.is_true(ga.all(s[{ { 2, n } }]:ge(s[{ { 1, n - 1 } }])):item())
+    assert.are.equal(row:astype("int64"):sum():item() * 2 ^ 20, s:astype("int64"):sum():item())
+    assert.are.equal(row:min():item(), s[1]:item())
+    assert.are.equal(row:max():item(), s[n]:item())
+    x:free(); s:free(); row:free()
+  end)
+
+  it("argsorts 2^30 + 3 int8 elements stably (64-bit payloads)", function()
+    if not gpu then pending("no GPU") return end
+    local n = (1 << 30) + 3
+    local x = ((ga.arange(0, n, 1, "int64") * 37 + 11) % 251 - 125):astype("int8")
+    local a = ga.argsort(x)
+    local s = ga.take(x, a)
+    local up = s[{ { 2, n } }]:ge(s[{ { 1, n - 1 } }])
+    local tie_ok = ga.logical_or(s[{ { 2, n } }]:ne(s[{ { 1, n - 1 } }]), a[{ { 2, n } }]:gt(a[{ { 1, n - 1 } }]))
+    assert.is_true(ga.all(up):item())
+    assert.is_true(ga.all(tie_ok):item())
+    assert.are.equal(n * (n + 1) // 2, a:sum():item())
+    x:free(); a:free(); s:free(); up:free(); tie_ok:free()
+  end)
 end)

@@ -397,3 +397,98 @@ for _, dev in ipairs(helper.devices()) do
     end
   end)
 end
+
+-- The CUDA sort's three ways (src/cuda/ga_cuda_sort.c), each forced by
+-- core._sort_path and checked against the host: onesweep at sizes around
+-- its tiles (1024, 2048 and 4096 keys by dtype and payload) and its
+-- look-back (many tiles), rows of one warp and of one block at lengths
+-- around their limits; NaN, -0.0 (argsort: the positions, so stability
+-- shows) and many duplicates.  On the host the paths are one merge sort.
+describe("sort paths, GPU against host", function()
+  local core = ga.core
+  local NAN_ = 0 / 0
+  -- n values of dt from a hash of the index (mod distinct values); floats
+  -- get NaNs and -0.0 sprinkled in
+  local function data(m, n, dt, mod)
+    local i = m.arange(0, n, 1, "int64")
+    local h = (i * 2654435761 + 12345) % 4294967291 % mod
+    local x
+    if dt == "bool" then x = h:gt(mod // 2)
+    elseif dt:match("^float") or dt:match("^complex") then
+      x = (h - mod // 2):astype(dt) * 0.5
+      if n > 7 then
+        x[{ { 3, -1, 7 } }] = NAN_
+        x[{ { 5, -1, 11 } }] = -0.0
+        x[{ { 6, -1, 13 } }] = 0.0
+      end
+    elseif dt:match("^uint") then x = h:astype(dt)
+    else x = (h - mod // 2):astype(dt) end
+    i:free(); h:free()
+    return x
+  end
+  -- sort and argsort of fx(m) along axis, exactly as on the host
+  local EXACT = { rtol = 0, atol = 0, equal_nan = true }
+  local function both(fx, axis)
+    helper.assert_gpu_vs_host(function(m) return ga.sort(fx(m), axis) end, EXACT)
+    helper.assert_gpu_vs_host(function(m) return ga.argsort(fx(m), axis) end, EXACT)
+  end
+  local function with_path(p, f)
+    local old = core._sort_path(p)
+    local ok, err = pcall(f)
+    core._sort_path(old)
+    if not ok then error(err, 0) end
+  end
+
+  it("onesweep around tile and look-back boundaries, every key width", function()
+    with_path("onesweep", function()
+      local sizes = { 1, 1023, 1025, 2048, 4095, 4097, 3 * 4096 + 5 }
+      for _, dt in ipairs { "float32", "int8", "uint16", "float64", "complex128", "bool", "int64", "float16" } do
+        for _, n in ipairs(sizes) do
+          both(function(m) return data(m, n, dt, 97) end)
+        end
+      end
+      for _, dt in ipairs { "float32", "int64" } do
+        both(function(m) return data(m, (1 << 20) + 3, dt, 100003) end)
+      end
+      -- rows through onesweep: the row number's bytes as extra digits
+      for _, shape in ipairs { { 300, 37 }, { 3, 5000 }, { 2, 1 } } do
+        both(function(m) return data(m, shape[1] * shape[2], "float32", 1000):reshape(shape) end)
+      end
+    end)
+  end)
+
+  it("rows of one warp and of one block at lengths around their limits", function()
+    for _, c in ipairs {
+      { "warp", { 1, 31, 33, 256, 512 } },
+      { "block", { 1, 257, 1000, 4096 } },
+    } do
+      with_path(c[1], function()
+        for _, dt in ipairs { "float32", "int8", "uint16", "float64", "complex128", "bool", "int64", "float16" } do
+          for _, n in ipairs(c[2]) do
+            local rows = n > 1000 and 3 or 37
+            both(function(m) return data(m, rows * n, dt, 53):reshape(rows, n) end)
+          end
+        end
+      end)
+    end
+  end)
+
+  it("chooses a way itself: many short rows, one long row, argsort stable over duplicates", function()
+    with_path("auto", function()
+      both(function(m) return data(m, 2000 * 256, "float32", 1 << 20):reshape(2000, 256) end)
+      both(function(m) return data(m, 300000, "int32", 3) end)
+      both(function(m) return data(m, 100 * 3000, "float64", 5):reshape(100, 3000) end)
+      both(function(m) return data(m, 3 * 70000, "uint8", 2):reshape(3, 70000) end, 1)
+      helper.assert_gpu_vs_host(function(m)
+        return ga.unique(data(m, 300000, "int32", 1 << 12))
+      end, EXACT)
+    end)
+  end)
+
+  it("the per-digit pipeline still agrees (core._sort_path 'legacy')", function()
+    with_path("legacy", function()
+      both(function(m) return data(m, 5000, "float32", 97) end)
+      both(function(m) return data(m, 37 * 300, "int16", 97):reshape(37, 300) end)
+    end)
+  end)
+end)

@@ -319,7 +319,7 @@ local function build(S, create)
         end
         mask = core._join.concatenate({ mask, ne })
       end
-      starts = core.compress(mask, m.arange(1, n + 1))
+      starts = core._scan.flatnonzero(mask)   -- the 1-based group starts (no arange of n)
     end
     local out = { core.take(s, starts) }
     if ri then out[#out + 1] = core.take(perm, starts) end

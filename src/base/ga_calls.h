@@ -152,7 +152,8 @@ typedef struct ga_nz_call {
 /* ---- sorting and searching (core/ga_sort.c; keys: base/ga_sort_key.c) ---- */
 /* Sort nrows rows of n elements of `dtype` from src into dst (both
  * C-contiguous, distinct); with idx != NULL also write, for each output
- * element, its 1-based position in its input row (int64): argsort. */
+ * element, its 1-based position in its input row (int64): argsort.  With
+ * idx != NULL, dst may be NULL: only the positions are written. */
 typedef struct ga_sort_call {
   int device;
   void *stream;
@@ -184,6 +185,12 @@ typedef struct ga_search_call {
 typedef struct ga_sort_key { uint64_t w2, w1, w0; } ga_sort_key;
 ga_sort_key ga_sort_key_of(const void *p, int dtype);
 int ga_sort_key_bytes(int dtype);
+/* Which CUDA sort runs (tests and comparisons; set by core._sort_path):
+ * AUTO chooses by row length (ga_cuda_sort.c); the others force one (the
+ * warp and block row kernels where they can take the row length, else
+ * onesweep). */
+enum { GA_SORT_PATH_AUTO, GA_SORT_PATH_ONESWEEP, GA_SORT_PATH_WARP, GA_SORT_PATH_BLOCK, GA_SORT_PATH_LEGACY };
+extern int ga_sort_path;
 
 /* ---- advanced indexing (core/ga_gather.c) ---- */
 #define GA_GATHER_MAXIDX GA_MAXDIM   /* index arrays in one key */

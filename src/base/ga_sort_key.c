@@ -4,6 +4,8 @@
 #include "base/ga_calls.h"
 #include <string.h>
 
+int ga_sort_path = GA_SORT_PATH_AUTO;
+
 /* Floats: NaN the largest key, -0 as +0, negatives inverted, positives with
  * the sign bit set, so that unsigned order is numeric order. */
 static uint64_t fkey(uint64_t bits, int width, int isnan_, int iszero) {

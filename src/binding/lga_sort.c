@@ -124,7 +124,7 @@ static int do_sort(lua_State *L, const char *fname, int mode) {
   ga_sort_call c = {dev, lga_stream(S, dev), dt, n ? size / n : 0, n, src, NULL, NULL};
   /* the result in x's shape; what the backend writes, in xv's shape */
   int rdt = mode == M_ARGSORT ? GA_INT64 : dt;
-  ga_array *res = NULL, *tr = NULL, *tk = NULL;
+  ga_array *res = NULL, *tr = NULL;
   int res_idx = 1;   /* x itself for in place */
   if (mode != M_INPLACE) {
     res = flat ? lga_new_array(L, S, fname, dev, rdt, 1, xv.shape) : lga_new_array(L, S, fname, dev, rdt, nd, x->shape);
@@ -133,18 +133,16 @@ static int do_sort(lua_State *L, const char *fname, int mode) {
   ga_array *out = NULL;   /* backend output of the result's kind */
   if (mode == M_INPLACE) out = ga_is_c_contiguous(&xv) ? &xv : (tr = tmp_array(L, fname, dev, dt, nd, xv.shape));
   else out = last ? res : (tr = tmp_array(L, fname, dev, rdt, nd, xv.shape));
-  if (mode == M_ARGSORT) {
-    tk = size ? tmp_array(L, fname, dev, dt, nd, xv.shape) : NULL;
-    c.dst = tk ? GA_DATA(tk) : NULL;
+  if (mode == M_ARGSORT) {   /* the positions only (ga_sort_call: dst NULL) */
     c.idx = (int64_t *)GA_DATA(out);
   } else {
     c.dst = GA_DATA(out);
   }
   if (size && ga_sort_rows(&c)) {
-    drop(t), drop(ts), drop(tr), drop(tk);
+    drop(t), drop(ts), drop(tr);
     return lga_fail(L, fname);
   }
-  drop(ts), drop(tk);
+  drop(ts);
   if (tr) {   /* tr (axis last) back into the layout of x / the result */
     ga_array back = *tr, *dst = mode == M_INPLACE ? x : res;
     back.shape[ax] = tr->shape[nd - 1];

@@ -341,10 +341,15 @@ static int l_compile_fft(lua_State *L) {
 /* ======== sorting (ga_sort.h) ======== */
 
 /* core._sort_source(which, dtype, big, pay_in, pay_out) -> CUDA source;
+ * which: the per-digit kernels (hist scatter scan_reduce scan_parts
+ * scan_down), search, and the onesweep / short-row kernels (rhist rbins
+ * rpass roww rowb; pay_in of rhist: row-number bytes; of roww/rowb: keys
+ * per thread, 0 the most; pay_out 2: argsort);
  * core._compile_sort(which, dtype, big, pay_in, pay_out, arch) -> bytes of
  * the image (specs: NVRTC compiles every kernel without a GPU). */
 static int sort_source(lua_State *L, const char *fname, char **src) {
-  static const char *const which[] = {"hist", "scatter", "scan_reduce", "scan_parts", "scan_down", "search", NULL};
+  static const char *const which[] = {"hist", "scatter", "scan_reduce", "scan_parts", "scan_down", "search",
+                                      "rhist", "rbins", "rpass", "roww", "rowb", NULL};
   int w = luaL_checkoption(L, 1, NULL, which);
   int dt = lga_opt_dtype(L, 2, fname, GA_FLOAT32);
   *src = GPU->sort_source(w, dt, lua_toboolean(L, 3), (int)luaL_optinteger(L, 4, 0), (int)luaL_optinteger(L, 5, 0));
@@ -362,7 +367,8 @@ static int l_sort_source(lua_State *L) {
 
 static int l_compile_sort(lua_State *L) {
   static const char *const names[] = {"ga_sort_hist", "ga_sort_scatter", "ga_scan_reduce", "ga_scan_parts",
-                                      "ga_scan_down", "ga_searchsorted"};
+                                      "ga_scan_down", "ga_searchsorted", "ga_radix_hist", "ga_radix_bins",
+                                      "ga_radix_pass", "ga_radix_roww", "ga_radix_rowb"};
   char *src, *image;
   int w = sort_source(L, "_compile_sort", &src);
   size_t size;
@@ -372,6 +378,16 @@ static int l_compile_sort(lua_State *L) {
   if (rc) return lga_fail(L, "_compile_sort");
   free(image);
   lua_pushinteger(L, (lua_Integer)size);
+  return 1;
+}
+
+/* core._sort_path([name]) -> the previous name: which CUDA sort runs
+ * ("auto", "onesweep", "warp", "block", "legacy"; ga_calls.h) */
+static int l_sort_path(lua_State *L) {
+  static const char *const names[] = {"auto", "onesweep", "warp", "block", "legacy", NULL};
+  int old = ga_sort_path;
+  if (!lua_isnoneornil(L, 1)) ga_sort_path = luaL_checkoption(L, 1, NULL, names);
+  lua_pushstring(L, names[old]);
   return 1;
 }
 
@@ -465,7 +481,7 @@ void lga_open_testhooks(lua_State *L) {
     {"nonzero_source", l_nonzero_source}, {"compile_nonzero", l_compile_nonzero},
     {"_random_source", l_random_source}, {"_compile_random", l_compile_random},
     {"_compile_fft", l_compile_fft},
-    {"_sort_source", l_sort_source}, {"_compile_sort", l_compile_sort},
+    {"_sort_source", l_sort_source}, {"_compile_sort", l_compile_sort}, {"_sort_path", l_sort_path},
     {"_sync_note", l_sync_note},
     {"_matmul_source", l_matmul_source}, {"_compile_matmul", l_compile_matmul},
     {"_intmm_source", l_intmm_source}, {"_compile_intmm", l_compile_intmm},

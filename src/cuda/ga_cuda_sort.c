@@ -1,25 +1,47 @@
-/* Sorting and searching on CUDA (ga_sort.h): an LSD radix sort of 8-bit
+/* Sorting and searching on CUDA (ga_sort.h): LSD radix sorts of 8-bit
  * digits over the order-preserving keys of ga_sort.c (the same transform,
- * written here in CUDA C on the elements' raw bits), and a binary search.
+ * written in CUDA C on the elements' raw bits: the buffers between passes
+ * hold the raw elements, so -0.0 and NaN payloads come out as they went in,
+ * and each pass computes its digit from the bits in registers), and a
+ * binary search.  Three ways, chosen by the row length n
+ * (kernels/ga_radix.cuh):
  *
- * One pass per key byte (float32: 4, complex128: 17), least significant
- * first, then, when there are several rows, one pass per byte of the row
- * number: stable passes, so the result is ordered by (row, key) and equal
- * keys keep their input order.  Rows and argsort carry a payload, the
- * element's flat input position (32-bit, 64-bit from 2^31 elements); the
- * row number is payload / n.  Each pass is
- *   hist:    per tile (256 threads x KPT keys) the count of each digit,
- *            stored digit-major: counts[digit * ntiles + tile];
- *   scan:    exclusive prefix sum of the counts (reduce, scan of the
- *            partial sums, down-sweep) -> where each (digit, tile) starts;
- *   scatter: each tile ranks its keys stably (per round of 256 keys: warp
- *            peers by __match_any_sync, per-warp digit counts in shared
- *            memory, prefix over warps and earlier rounds), stages them in
- *            shared memory in digit order and writes each digit's run
- *            contiguously to its place.
+ *   rows of one warp (n <= 32 x 16 keys, staging <= 4 KiB a warp; when
+ *   there are >= 1024 rows or the block kernel cannot take them) and rows
+ *   of one block (n <= 256 x 16, staging <= 32 KiB): each row is read once
+ *   into registers, sorted by one digit pass per key byte through shared
+ *   memory (no global passes) and written once, with the 1-based positions
+ *   for argsort;
+ *
+ *   onesweep, for longer rows: one pass per key byte, least significant
+ *   first, then, when there are several rows, one pass per byte of the row
+ *   number (so the result is ordered by (row, key); rows and argsort carry
+ *   a payload, the element's flat input position, 32-bit, 64-bit from 2^30
+ *   elements).  First `hist` reads the keys once and counts every pass's
+ *   digits (per block, [pass][digit]), zeroing the look-back words of the
+ *   first two passes on the way (the passes alternate two regions of words;
+ *   each pass zeroes the other region for the pass after it); `bins` sums the blocks' counts into each pass's exclusive digit
+ *   offsets and zeroes the passes' tile counters; then per pass one kernel:
+ *   each block takes the next tile (256 threads x KPT keys) from an atomic
+ *   counter, so tiles start in order and a tile only ever waits for tiles
+ *   whose blocks already run; ranks its keys stably (warp peers by
+ *   nine ballots (ga_match8), per-warp digit counts in shared memory); publishes
+ *   its digit counts in one word per (tile, digit) (status in the top two
+ *   bits: aggregate, or inclusive prefix); stages the keys in shared memory
+ *   in digit order while each thread looks back over the earlier tiles'
+ *   words for its digit's exclusive prefix (decoupled look-back, CUB's
+ *   onesweep), publishes the inclusive prefix, and writes each digit's run
+ *   contiguously to bins[digit] + prefix.  Keys and payloads stay in
+ *   registers from load to staging.
+ *
  * Buffers alternate so that the last pass writes the caller's dst (and, for
- * argsort, the 1-based positions within the row as int64).  Deterministic;
- * no atomics on global memory; nothing synchronises. */
+ * argsort, the 1-based positions within the row as int64; with dst NULL no
+ * keys are written).  Stable and deterministic (the atomics only order the
+ * tiles).  Workspace (histograms, offsets, counters, look-back words,
+ * ping-pong buffers) comes from the device pool once per call; nothing
+ * synchronises.  The previous per-digit pipeline (hist, three scan kernels
+ * and scatter per pass: kernels/ga_sort.cuh) is kept behind
+ * ga_sort_path = GA_SORT_PATH_LEGACY (tests and comparisons). */
 #include "cuda/ga_cuda_internal.h"
 #include "cuda/ga_cuda_kernel.h"
 #include "cuda/ga_cuda_queue.h"
@@ -28,17 +50,21 @@
 #include <string.h>
 
 extern const char ga_kernel_ga_sort[];
+extern const char ga_kernel_ga_radix[];
 
 #define NT 256                /* threads per block of the sort kernels */
-#define SCAN_TPC 64           /* tiles per chunk of the offset scan */
+#define SCAN_TPC 64           /* tiles per chunk of the offset scan (legacy) */
+#define HIST_KPT 8            /* keys per thread per round of the onesweep histogram */
+#define BIG_RADIX ((int64_t)1 << 30)   /* onesweep: 64-bit positions and look-back words from here */
 
-
-enum { K_HIST, K_SCATTER, K_SCAN_REDUCE, K_SCAN_PARTS, K_SCAN_DOWN, K_SEARCH };
+enum { K_HIST, K_SCATTER, K_SCAN_REDUCE, K_SCAN_PARTS, K_SCAN_DOWN, K_SEARCH, K_RHIST, K_RBINS, K_RPASS, K_ROWW,
+       K_ROWB, K_NKERNELS };
 static const char *const knames[] = {"ga_sort_hist", "ga_sort_scatter", "ga_scan_reduce", "ga_scan_parts",
-                                     "ga_scan_down", "ga_searchsorted"};
+                                     "ga_scan_down", "ga_searchsorted", "ga_radix_hist", "ga_radix_bins",
+                                     "ga_radix_pass", "ga_radix_roww", "ga_radix_rowb"};
 
 typedef struct s_gen {
-  int which, dtype, big, pay_in, pay_out, kpt;
+  int which, dtype, big, pay_in, pay_out, kpt, np;
 } s_gen;
 
 /* Raw storage type of an element (keys are computed from its bits). */
@@ -60,6 +86,23 @@ static int kpt_for(int dt, int big, int carry) {
   return k;
 }
 
+/* Short rows (kernels/ga_radix.cuh): the keys per thread that hold a row
+ * of n, or 0 when the row is too long.  One warp: n <= 32 x 16 and the
+ * warp's staging (keys, 16-bit positions for argsort) <= 4 KiB; one block:
+ * n <= 256 x 16 and the staging <= 32 KiB. */
+static int roww_kpt(int dt, int argsort, int64_t n) {
+  int64_t s = GA_ITEMSIZE(dt) + (argsort ? 2 : 0);
+  for (int k = 1; k <= 16; k *= 2)
+    if (32 * k >= n) return 32 * k * s <= 4096 ? k : 0;
+  return 0;
+}
+static int rowb_kpt(int dt, int argsort, int64_t n) {
+  int64_t s = GA_ITEMSIZE(dt) + (argsort ? 2 : 0);
+  for (int k = 1; k <= 16; k *= 2)
+    if (NT * k >= n) return NT * k * s <= 32768 ? k : 0;
+  return 0;
+}
+
 /* The key transform of kernels/ga_sort.cuh (GA_SORT_KEY) for a dtype. */
 static int key_kind(int dt) {
   switch (dt) {
@@ -77,37 +120,57 @@ static int key_kind(int dt) {
   }
 }
 
+static int is_scan(int w) { return w == K_SCAN_REDUCE || w == K_SCAN_PARTS || w == K_SCAN_DOWN; }
+
 /* The per-call part (which kernel, types, key, payload modes), then the
- * algorithm of kernels/ga_sort.cuh. */
+ * algorithm of kernels/ga_sort.cuh (and ga_radix.cuh). */
 static char *gen_source(const void *ud) {
   const s_gen *g = ud;
   ga_strbuf b;
   ga_sb_init(&b);
-  ga_sb_printf(&b, "// %s, %s, %s positions, payload in %d out %d, %d keys per thread\n", knames[g->which],
-               ga_dtypes[g->dtype].name, g->big ? "64-bit" : "32-bit", g->pay_in, g->pay_out, g->kpt);
-  ga_sb_printf(&b, "#define NT %d\n#define GA_SORT_KERNEL %d\ntypedef %s IT;\ntypedef %s PT;\n", NT, g->which,
-               g->big ? "long long" : "int", g->big ? "unsigned long long" : "unsigned int");
-  if (g->which == K_SCAN_REDUCE || g->which == K_SCAN_PARTS || g->which == K_SCAN_DOWN)
+  ga_sb_printf(&b, "// %s, %s, %s positions, payload in %d out %d, %d keys per thread, %d passes\n", knames[g->which],
+               ga_dtypes[g->dtype].name, g->big ? "64-bit" : "32-bit", g->pay_in, g->pay_out, g->kpt, g->np);
+  int radix = g->which >= K_RHIST;
+  ga_sb_printf(&b, "#define NT %d\n#define GA_SORT_KERNEL %d\ntypedef %s IT;\ntypedef %s PT;\n", NT,
+               radix ? 6 : g->which, g->big ? "long long" : "int", g->big ? "unsigned long long" : "unsigned int");
+  if (is_scan(g->which))
     ga_sb_printf(&b, "#define TPC %d\n", SCAN_TPC);
   else
     ga_sb_printf(&b, "#define GA_SORT_E %s\n#define GA_SORT_KEY %d\n", raw_type(g->dtype), key_kind(g->dtype));
-  if (g->which == K_HIST || g->which == K_SCATTER)
+  if (g->which == K_HIST || g->which == K_SCATTER || radix)
     ga_sb_printf(&b, "#define NKB %d\n#define KPT %d\n#define GA_PAY_IN %d\n#define GA_PAY_OUT %d\n",
-                 ga_sort_key_bytes(g->dtype), g->kpt, g->pay_in, g->which == K_SCATTER ? g->pay_out : 0);
+                 ga_sort_key_bytes(g->dtype), g->kpt, g->pay_in, g->which == K_HIST ? 0 : g->pay_out);
+  if (radix)
+    ga_sb_printf(&b, "#define GA_RADIX_KERNEL %d\n#define NP %d\n#define LBW %d\n", g->which - K_RHIST,
+                 g->np > 0 ? g->np : 1, g->big ? 64 : 32);
   ga_sb_puts(&b, ga_kernel_ga_sort);
+  if (radix) ga_sb_puts(&b, ga_kernel_ga_radix);
   return ga_sb_take(&b);
 }
 
+/* For the specs (ga_backend.h's sort_source).  The onesweep and row kernels
+ * read pay_in as: rhist, the bytes of the row number (passes = key bytes +
+ * pay_in); roww / rowb, the keys per thread (0: the most the dtype allows);
+ * pay_out 2 = argsort. */
 char *ga_cuda_sort_source(int which, int dtype, int big, int pay_in, int pay_out) {
-  if (which < 0 || which > K_SEARCH || dtype < 0 || dtype >= GA_NDTYPES) return NULL;
-  s_gen g = {which, dtype, big != 0, pay_in, pay_out, kpt_for(dtype, big, pay_in || pay_out)};
+  if (which < 0 || which >= K_NKERNELS || dtype < 0 || dtype >= GA_NDTYPES) return NULL;
+  s_gen g = {which, dtype, big != 0, pay_in, pay_out, kpt_for(dtype, big, pay_in || pay_out), 0};
+  if (which == K_RHIST) g.np = ga_sort_key_bytes(dtype) + (pay_in > 0 ? pay_in : 0), g.pay_in = 0, g.pay_out = 0,
+                        g.kpt = HIST_KPT;
+  if (which == K_RBINS) g.dtype = 0, g.pay_in = g.pay_out = 0, g.kpt = 1;
+  if (which == K_ROWW || which == K_ROWB) {
+    int arg = pay_out == 2, maxn = which == K_ROWW ? 32 * 16 : NT * 16, k = 0;
+    for (int64_t n = maxn; n >= 1 && !k; n /= 2) k = which == K_ROWW ? roww_kpt(dtype, arg, n) : rowb_kpt(dtype, arg, n);
+    if (pay_in > 0 && pay_in < k) k = pay_in;
+    g.big = 0, g.pay_in = 0, g.pay_out = arg ? 2 : 0, g.kpt = k ? k : 1;
+  }
   return gen_source(&g);
 }
 
 static int get_kernel(int dev, const s_gen *g, void **kernel) {
   ga_kkey key;
   ga_kpack k;
-  int dt = g->which <= K_SCAN_DOWN && g->which >= K_SCAN_REDUCE ? 0 : g->dtype;   /* scans: no dtype */
+  int dt = is_scan(g->which) || g->which == K_RBINS ? 0 : g->dtype;   /* scans, bins: no dtype */
   ga_kpack_init(&k, &key, GA_KFAM_SORT);
   ga_kpack_put(&k, (uint64_t)g->which, 4);
   ga_kpack_put(&k, (uint64_t)dt, 5);
@@ -115,13 +178,14 @@ static int get_kernel(int dev, const s_gen *g, void **kernel) {
   ga_kpack_put(&k, (uint64_t)g->pay_in, 4);
   ga_kpack_put(&k, (uint64_t)g->pay_out, 4);
   ga_kpack_put(&k, (uint64_t)g->kpt, 8);
+  ga_kpack_put(&k, (uint64_t)g->np, 6);
   return ga_cuda_kernel_get(dev, &key, knames[g->which], gen_source, g, kernel);
 }
 
 /* counts[ntiles][256] -> each (digit, tile)'s exclusive prefix in
  * digit-major order, in place; parts: ceil(ntiles / SCAN_TPC) * 256 */
 static int run_scan(int dev, void *stream, int big, void *counts, int64_t ntiles, void *parts) {
-  s_gen g = {K_SCAN_REDUCE, 0, big, 0, 0, 1};
+  s_gen g = {K_SCAN_REDUCE, 0, big, 0, 0, 1, 0};
   void *kr, *kp, *kd;
   int rc;
   if ((rc = get_kernel(dev, &g, &kr))) return rc;
@@ -140,9 +204,9 @@ static int run_scan(int dev, void *stream, int big, void *counts, int64_t ntiles
   return ga_cuda_enqueue(dev, stream, kd, blocks, 256, 0, 3, a1, s1);
 }
 
-int ga_cuda_sort(const ga_sort_call *c) {
-  int rc = ga_cuda_set_device(c->device);
-  if (rc) return rc;
+/* The per-digit pipeline: hist, scan, scatter per pass. */
+static int legacy_sort(const ga_sort_call *c) {
+  int rc = GA_OK;
   int dev = c->device, dt = c->dtype;
   int64_t N = c->nrows * c->n;
   int big = N >= GA_IDX32_LIMIT;
@@ -153,7 +217,12 @@ int ga_cuda_sort(const ga_sort_call *c) {
   int64_t tile = (int64_t)NT * kpt, ntiles = (N + tile - 1) / tile, M = 256 * ntiles;
   size_t esz = (size_t)GA_ITEMSIZE(dt), psz = big ? 8 : 4;
   ga_pool *pool = ga_cuda_pool(dev);
-  ga_scratch tk = {0}, pa = {0}, pb = {0}, cnt = {0}, parts = {0};
+  ga_scratch tk = {0}, pa = {0}, pb = {0}, cnt = {0}, parts = {0}, kd = {0};
+  char *dst = c->dst;
+  if (!dst) {   /* argsort without the keys: they still need a last home */
+    if ((rc = ga_scratch_get(pool, (size_t)N * esz, c->stream, &kd))) goto done;
+    dst = kd.ptr;
+  }
   if (P > 1 && (rc = ga_scratch_get(pool, (size_t)N * esz, c->stream, &tk))) goto done;
   if (carry && P > 1 && (rc = ga_scratch_get(pool, (size_t)N * psz, c->stream, &pa))) goto done;
   if (carry && P > 2 && (rc = ga_scratch_get(pool, (size_t)N * psz, c->stream, &pb))) goto done;
@@ -167,10 +236,10 @@ int ga_cuda_sort(const ga_sort_call *c) {
     unsigned nt = (unsigned)ntiles;
     for (int p = 0; p < P; p++) {
       int last = p == P - 1, odd = (P - 1 - p) % 2;
-      void *kout = odd ? tk.ptr : c->dst;
+      void *kout = odd ? tk.ptr : dst;
       void *pout = last ? (void *)c->idx : !carry ? NULL : odd ? pa.ptr : (pb.ptr ? pb.ptr : pa.ptr);
-      s_gen gh = {K_HIST, dt, big, p >= kb ? 2 : 0, 0, kpt};
-      s_gen gs = {K_SCATTER, dt, big, !carry ? 0 : p == 0 ? 1 : 2, last ? (c->idx ? 2 : 0) : carry, kpt};
+      s_gen gh = {K_HIST, dt, big, p >= kb ? 2 : 0, 0, kpt, 0};
+      s_gen gs = {K_SCATTER, dt, big, !carry ? 0 : p == 0 ? 1 : 2, last ? (c->idx ? 2 : 0) : carry, kpt, 0};
       void *kh, *ks;
       if ((rc = get_kernel(dev, &gh, &kh)) || (rc = get_kernel(dev, &gs, &ks))) goto done;
       int byte = p;
@@ -194,13 +263,124 @@ done:
   ga_scratch_put(&pb);
   ga_scratch_put(&cnt);
   ga_scratch_put(&parts);
+  ga_scratch_put(&kd);
   return rc;
+}
+
+/* Onesweep (see the top of the file). */
+static int onesweep_sort(const ga_sort_call *c) {
+  int rc = GA_OK, dev = c->device, dt = c->dtype;
+  int64_t N = c->nrows * c->n;
+  int big = N >= BIG_RADIX;
+  int kb = ga_sort_key_bytes(dt), rb = 0;
+  for (int64_t v = c->nrows - 1; v > 0; v >>= 8) rb++;
+  int P = kb + rb, carry = c->idx != NULL || rb > 0;
+  int kpt = kpt_for(dt, big, carry);
+  int64_t tile = (int64_t)NT * kpt, ntiles = (N + tile - 1) / tile;
+  int64_t hchunk = (int64_t)NT * HIST_KPT, G = (N + hchunk - 1) / hchunk, gcap = (int64_t)ga_cuda_sm_count(dev) * 4;
+  if (gcap < 1) gcap = 1;
+  if (G > gcap) G = gcap;
+  size_t esz = (size_t)GA_ITEMSIZE(dt), psz = big ? 8 : 4, csz = psz, lbsz = big ? 8 : 4;
+  /* one workspace: look-back words (two regions, alternating) | per-block
+   * counts | bins | counters */
+  size_t region = (size_t)ntiles * 256 * lbsz, look_b = (size_t)(P < 2 ? P : 2) * region, part_b = (size_t)G * (size_t)P * 256 * csz;
+  size_t bins_b = (size_t)P * 256 * csz, ctr_b = ((size_t)P * 4 + 15) / 16 * 16;
+  if (ntiles > (int64_t)UINT32_MAX) return ga_err(GA_EINVAL, "sort: %lld elements are too many", (long long)N);
+  ga_pool *pool = ga_cuda_pool(dev);
+  ga_scratch ws = {0}, tk = {0}, tk2 = {0}, pa = {0}, pb = {0};
+  if ((rc = ga_scratch_get(pool, look_b + part_b + bins_b + ctr_b, c->stream, &ws))) goto done;
+  /* keys: the passes alternate tk and dst (with dst NULL: tk2, and the
+   * last pass writes no keys) so that the last one writes dst */
+  if (P > 1 && (rc = ga_scratch_get(pool, (size_t)N * esz, c->stream, &tk))) goto done;
+  if (!c->dst && P > 2 && (rc = ga_scratch_get(pool, (size_t)N * esz, c->stream, &tk2))) goto done;
+  if (carry && P > 1 && (rc = ga_scratch_get(pool, (size_t)N * psz, c->stream, &pa))) goto done;
+  if (carry && P > 2 && (rc = ga_scratch_get(pool, (size_t)N * psz, c->stream, &pb))) goto done;
+  {
+    char *look = ws.ptr, *part = look + look_b, *bins = part + part_b, *ctr = bins + bins_b;
+    long long n64 = N, rowlen = c->n, nzero = (long long)(look_b / 16);
+    int n32 = (int)N, g32 = (int)G, np = P;
+    void *kh, *kbn;
+    s_gen gh = {K_RHIST, dt, big, 0, 0, HIST_KPT, P}, gb = {K_RBINS, 0, big, 0, 0, 1, 0};
+    if ((rc = get_kernel(dev, &gh, &kh)) || (rc = get_kernel(dev, &gb, &kbn))) goto done;
+    {
+      const void *src = c->src;
+      void *ha[6] = {&src, big ? (void *)&n64 : (void *)&n32, &rowlen, &part, &look, &nzero};
+      size_t hs[6] = {sizeof(void *), big ? 8 : 4, sizeof rowlen, sizeof(void *), sizeof(void *), sizeof nzero};
+      if ((rc = ga_cuda_enqueue(dev, c->stream, kh, (unsigned)G, NT, 0, 6, ha, hs))) goto done;
+      void *ba[5] = {&part, &g32, &np, &bins, &ctr};
+      size_t bs[5] = {sizeof(void *), sizeof g32, sizeof np, sizeof(void *), sizeof(void *)};
+      if ((rc = ga_cuda_enqueue(dev, c->stream, kbn, (unsigned)P, 1024, 0, 5, ba, bs))) goto done;
+    }
+    const void *kin = c->src, *pin = NULL;
+    for (int p = 0; p < P; p++) {
+      int last = p == P - 1, odd = (P - 1 - p) % 2;
+      void *kout = odd ? tk.ptr : c->dst ? (void *)c->dst : tk2.ptr;
+      void *pout = last ? (void *)c->idx : !carry ? NULL : odd ? pa.ptr : (pb.ptr ? pb.ptr : pa.ptr);
+      int wkeys = !last || c->dst != NULL;
+      s_gen gs = {K_RPASS, dt, big, !carry ? 0 : p == 0 ? 1 : 2, last ? (c->idx ? 2 : 0) : carry, kpt, 0};
+      void *ks;
+      if ((rc = get_kernel(dev, &gs, &ks))) goto done;
+      int byte = p;
+      /* pass p's look-back words: region p % 2, zeroed by hist (passes 0
+       * and 1) or by pass p - 1 (znext) */
+      void *pbins = bins + (size_t)p * 256 * csz, *plook = look + (size_t)(p % 2) * region;
+      void *znext = p >= 1 && p + 1 < P ? look + (size_t)((p + 1) % 2) * region : NULL;
+      void *pctr = ctr + (size_t)p * 4;
+      void *sa[12] = {&kin, &kout, &pin, &pout, big ? (void *)&n64 : (void *)&n32, &byte, &rowlen, &pbins, &plook,
+                      &pctr, &wkeys, &znext};
+      size_t ss[12] = {sizeof(void *), sizeof(void *), sizeof(void *), sizeof(void *), big ? 8 : 4, sizeof byte,
+                       sizeof rowlen, sizeof(void *), sizeof(void *), sizeof(void *), sizeof wkeys, sizeof(void *)};
+      if ((rc = ga_cuda_enqueue(dev, c->stream, ks, (unsigned)ntiles, NT, 0, 12, sa, ss))) goto done;
+      kin = kout;
+      pin = pout;
+    }
+  }
+done:
+  ga_scratch_put(&ws);
+  ga_scratch_put(&tk);
+  ga_scratch_put(&tk2);
+  ga_scratch_put(&pa);
+  ga_scratch_put(&pb);
+  return rc;
+}
+
+/* Short rows: one warp (which K_ROWW) or one block (K_ROWB) per row. */
+static int rows_sort(const ga_sort_call *c, int which, int kpt) {
+  s_gen g = {which, c->dtype, 0, 0, c->idx ? 2 : 0, kpt, 0};
+  void *k;
+  int rc = get_kernel(c->device, &g, &k);
+  if (rc) return rc;
+  const void *src = c->src;
+  void *dst = c->dst, *idx = c->idx;
+  long long n = c->n, nrows = c->nrows;
+  int64_t grid = which == K_ROWW ? (nrows + 7) / 8 : nrows;
+  void *args[5] = {&src, &dst, &idx, &n, &nrows};
+  size_t sizes[5] = {sizeof(void *), sizeof(void *), sizeof(void *), sizeof n, sizeof nrows};
+  return ga_cuda_enqueue(c->device, c->stream, k, (unsigned)grid, NT, 0, 5, args, sizes);
+}
+
+int ga_cuda_sort(const ga_sort_call *c) {
+  int rc = ga_cuda_set_device(c->device);
+  if (rc) return rc;
+  int path = ga_sort_path, arg = c->idx != NULL;
+  if (path == GA_SORT_PATH_LEGACY) return legacy_sort(c);
+  if (path != GA_SORT_PATH_ONESWEEP) {
+    int kw = roww_kpt(c->dtype, arg, c->n), kb = rowb_kpt(c->dtype, arg, c->n);
+    int grid_ok = c->nrows <= INT32_MAX;   /* one block per row (rowb), 8 rows a block (roww) */
+    if (path == GA_SORT_PATH_WARP && kw && grid_ok) return rows_sort(c, K_ROWW, kw);
+    if (path == GA_SORT_PATH_BLOCK && kb && grid_ok) return rows_sort(c, K_ROWB, kb);
+    if (path == GA_SORT_PATH_AUTO && grid_ok) {
+      if (kw && (c->nrows >= 1024 || !kb)) return rows_sort(c, K_ROWW, kw);
+      if (kb) return rows_sort(c, K_ROWB, kb);
+    }
+  }
+  return onesweep_sort(c);
 }
 
 int ga_cuda_searchsorted(const ga_search_call *c) {
   int rc = ga_cuda_set_device(c->device);
   if (rc) return rc;
-  s_gen g = {K_SEARCH, c->dtype, 0, 0, 0, 1};
+  s_gen g = {K_SEARCH, c->dtype, 0, 0, 0, 1, 0};
   void *k;
   if ((rc = get_kernel(c->device, &g, &k))) return rc;
   long long n = c->n, m = c->m;

@@ -41,10 +41,12 @@ int ga_host_sort(const ga_sort_call *c) {
   if (!e) return ga_err(GA_ENOMEM, "out of memory sorting %lld elements on the host", (long long)n);
   for (int64_t r = 0; r < c->nrows; r++) {
     const char *src = c->src + (size_t)(r * n) * isz;
-    char *dst = c->dst + (size_t)(r * n) * isz;
     for (int64_t i = 0; i < n; i++) e[i].k = ga_sort_key_of(src + (size_t)i * isz, c->dtype), e[i].i = i;
     merge_sort(e, e + n, n);
-    for (int64_t i = 0; i < n; i++) memcpy(dst + (size_t)i * isz, src + (size_t)e[i].i * isz, isz);
+    if (c->dst) {   /* NULL: argsort wants the positions only */
+      char *dst = c->dst + (size_t)(r * n) * isz;
+      for (int64_t i = 0; i < n; i++) memcpy(dst + (size_t)i * isz, src + (size_t)e[i].i * isz, isz);
+    }
     if (c->idx)
       for (int64_t i = 0; i < n; i++) c->idx[r * n + i] = e[i].i + 1;
   }
