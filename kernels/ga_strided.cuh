@@ -7,7 +7,9 @@
 //  - GA_SC_WIDE (the input span of a chunk, GA_SC_S * 16 bytes, has a
 //    wanted element in every 16 bytes): the span is read with aligned
 //    16-byte loads (one more when the row is not 16-byte aligned) and the
-//    wanted elements are picked in registers.  DRAM moves whole 32-byte
+//    wanted elements are picked in registers (a chunk whose loads would pass
+//    the input's last byte loads its elements one by one instead: no read
+//    outside the array's allocation).  DRAM moves whole 32-byte
 //    sectors anyway, so reading the unwanted elements costs no bandwidth;
 //    it cuts the load instructions and puts many bytes in flight;
 //  - otherwise (wider steps) one load per element, all before the store.
@@ -17,8 +19,12 @@
 //   GA_SC_E     itemsize (1, 2, 4, 8, 16); GA_SC_S the step in elements
 //   GA_SC_NDIM  dimensions of the collapsed loop (the innermost is the row)
 //   GA_SC_BLOCK threads per block
-// Arguments: n (output elements), in, out, and the index struct: the row
-// length n1, the outer dimensions' sizes and the input's byte strides.
+// Arguments: n (output elements), in, end (one past the input's last byte),
+// out, and the index struct: the row length n1, the outer dimensions' sizes
+// and the input's byte strides.
+#ifndef GA_SC_LOAD   // (tools/strided_check checks each address)
+#define GA_SC_LOAD(T, p) (*(const T *)(p))
+#endif
 #define GA_SC_W (16 / GA_SC_E)
 #define GA_SC_STEP (GA_SC_S * GA_SC_E)
 #define GA_SC_WIDE (GA_SC_STEP < 16)
@@ -59,22 +65,29 @@ static __device__ __forceinline__ GA_IT ga_sc_row(GA_IT r, const _ga_sc_ix &ix) 
 #if GA_SC_WIDE
 // the chunk whose first wanted element is Q bytes past the 16-byte aligned
 // address base: the chunks holding wanted bytes, then the picks
+// (element by element when the last chunk would pass `end`, the input's
+// last byte + 1: no read outside the array's own allocation)
 template <int Q>
-static __device__ __forceinline__ void ga_sc_pick(const char *__restrict__ base, ga_sc_out &o) {
+static __device__ __forceinline__ void ga_sc_pick(const char *__restrict__ base, const char *end, ga_sc_out &o) {
   constexpr int used = Q + (GA_SC_W - 1) * GA_SC_STEP + GA_SC_E;   // bytes from base
   constexpr int nch = (used + 15) / 16;
+  if (base + nch * 16 > end) {
+#pragma unroll
+    for (int k = 0; k < GA_SC_W; k++) o.e[k] = GA_SC_LOAD(ga_sc_t, base + Q + k * GA_SC_STEP);
+    return;
+  }
   union { ga_sc_chunk c[nch]; ga_sc_t e[nch * GA_SC_W]; } u;
 #pragma unroll
-  for (int i = 0; i < nch; i++) u.c[i] = ((const ga_sc_chunk *)base)[i];
+  for (int i = 0; i < nch; i++) u.c[i] = GA_SC_LOAD(ga_sc_chunk, base + 16 * i);
 #pragma unroll
   for (int k = 0; k < GA_SC_W; k++) o.e[k] = u.e[(Q + k * GA_SC_STEP) / GA_SC_E];
 }
 #define GA_SC_CASE(i) \
-  case i: if constexpr ((i) < GA_SC_W) ga_sc_pick<(i) * GA_SC_E>(base, o); break;
+  case i: if constexpr ((i) < GA_SC_W) ga_sc_pick<(i) * GA_SC_E>(base, end, o); break;
 #endif
 
 extern "C" __global__ void __launch_bounds__(GA_SC_BLOCK)
-ga_sc(GA_IT n, const char *__restrict__ in, ga_sc_t *__restrict__ out, const _ga_sc_ix ix) {
+ga_sc(GA_IT n, const char *__restrict__ in, const char *end, ga_sc_t *__restrict__ out, const _ga_sc_ix ix) {
   const long long nchunks = ((long long)n + GA_SC_W - 1) / GA_SC_W;
   for (long long c = (long long)blockIdx.x * GA_SC_BLOCK + threadIdx.x; c < nchunks;
        c += (long long)gridDim.x * GA_SC_BLOCK) {
@@ -93,13 +106,13 @@ ga_sc(GA_IT n, const char *__restrict__ in, ga_sc_t *__restrict__ out, const _ga
       }
 #else
 #pragma unroll
-      for (int k = 0; k < GA_SC_W; k++) o.e[k] = *(const ga_sc_t *)(p + k * GA_SC_STEP);
+      for (int k = 0; k < GA_SC_W; k++) o.e[k] = GA_SC_LOAD(ga_sc_t, p + k * GA_SC_STEP);
 #endif
       *(ga_sc_chunk *)(out + g) = o.c;
     } else {   // the chunk ends a row (or the array): element by element
       for (int k = 0; k < GA_SC_W && g + k < n; k++) {
         const GA_IT gk = g + k, rk = gk / ix.n1, jk = gk - rk * ix.n1;
-        out[gk] = *(const ga_sc_t *)(in + ga_sc_row(rk, ix) + jk * (GA_IT)GA_SC_STEP);
+        out[gk] = GA_SC_LOAD(ga_sc_t, in + ga_sc_row(rk, ix) + jk * (GA_IT)GA_SC_STEP);
       }
     }
   }

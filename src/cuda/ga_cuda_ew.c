@@ -311,7 +311,7 @@ char *ga_cuda_ew_source(const ga_ew_call *c0) {
   return gen_source(&s);
 }
 
-/* The stepped copy's launch: (n, in, out, index struct), one 16-byte
+/* The stepped copy's launch: (n, in, end, out, index struct), one 16-byte
  * output chunk per thread (a grid-stride loop past 2^31 - 1 blocks). */
 static int sc_launch(const ew_shape *s, void *kernel) {
   const ga_ew_call *c = s->c;
@@ -326,13 +326,17 @@ static int sc_launch(const ew_shape *s, void *kernel) {
   }
   int n32 = (int)c->size;
   long long n64 = c->size;
-  void *in = c->arg[0].data, *out = c->arg[1].data;
-  void *args[4] = {s->idx64 ? (void *)&n64 : (void *)&n32, &in, &out, &ix};
-  size_t sizes[4] = {s->idx64 ? sizeof n64 : sizeof n32, sizeof in, sizeof out,
+  /* one past the input's last byte: the wide loads stop short of it */
+  int64_t hi = e;
+  for (int d = 0; d < nd; d++)
+    if (c->arg[0].strides[d] > 0) hi += (c->shape[d] - 1) * c->arg[0].strides[d];
+  void *in = c->arg[0].data, *end = c->arg[0].data + hi, *out = c->arg[1].data;
+  void *args[5] = {s->idx64 ? (void *)&n64 : (void *)&n32, &in, &end, &out, &ix};
+  size_t sizes[5] = {s->idx64 ? sizeof n64 : sizeof n32, sizeof in, sizeof end, sizeof out,
                      (size_t)(1 + 2 * nd) * (s->idx64 ? sizeof(long long) : sizeof(int))};
   int64_t chunks = (c->size + w - 1) / w, want = (chunks + BLOCK - 1) / BLOCK;
   unsigned blocks = (unsigned)(want < INT32_MAX ? want : INT32_MAX);
-  return ga_cuda_enqueue(c->device, c->stream, kernel, blocks, BLOCK, 0, 4, args, sizes);
+  return ga_cuda_enqueue(c->device, c->stream, kernel, blocks, BLOCK, 0, 5, args, sizes);
 }
 
 int ga_cuda_ew(const ga_ew_call *c0) {

@@ -1,13 +1,15 @@
 // Runs kernels/ga_strided.cuh on the CPU (a thread at a time: the kernel
 // has no shared memory, barriers or warp calls) for every itemsize, step
 // 2..8, 1- to 3-d loops and both index widths, over random shapes, odd
-// offsets, misaligned rows, negative outer strides and a capped grid, and
+// offsets, misaligned rows, negative outer strides, a capped grid and an
+// input that ends at a guard page (no read past its last byte), and
 // compares each output with a direct loop.  Run by tools/strided_check/run.sh.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <cstdint>
 #include <vector>
+#include <sys/mman.h>
 struct dim3_ { unsigned x; };
 static dim3_ threadIdx, blockIdx, gridDim;
 #define __global__
@@ -15,6 +17,17 @@ static dim3_ threadIdx, blockIdx, gridDim;
 #define __forceinline__ inline
 #define __launch_bounds__(x)
 template <typename T, int N> struct alignas(sizeof(T) * N) ga_vec { T v[N]; };
+// every load inside [the 16-byte boundary at or below the view's lowest
+// byte, one past its highest byte), 16-byte loads aligned
+static const char *g_lo, *g_end;
+static long long g_bad_loads;
+template <typename T> static T checked_load(const char *p) {
+  if (p < g_lo || p + sizeof(T) > g_end || (sizeof(T) == 16 && ((uintptr_t)p & 15))) g_bad_loads++;
+  T v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+#define GA_SC_LOAD(T, p) checked_load<T>((const char *)(p))
 #include "configs.inc"
 
 static unsigned long long rng = 88172645463325252ull;
@@ -40,12 +53,28 @@ static int check(int E, int S, int ndim, K kernel, int trial) {
   long long n = 1;
   for (int d = 0; d < ndim; d++) n *= shape[d];
   long long lead = (long long)E * rnd(2 * W + 1);   // odd offsets
-  std::vector<unsigned char> inbuf(span + lead + 64), outbuf((size_t)n * E + 64), ref((size_t)n * E);
-  for (auto &b : inbuf) b = (unsigned char)rnd(256);
-  unsigned char *in0 = (unsigned char *)(((uintptr_t)inbuf.data() + 15) & ~(uintptr_t)15) + lead;
+  // the input's pages end where the view's last byte does, in every other
+  // case, and a PROT_NONE page follows: a read past `end` faults
+  size_t bytes = (size_t)(span + lead + 64), pages = (bytes + 4095) / 4096 + 1;
+  unsigned char *map = (unsigned char *)mmap(NULL, (pages + 1) * 4096, PROT_READ | PROT_WRITE,
+                                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  mprotect(map + pages * 4096, 4096, PROT_NONE);
+  std::vector<unsigned char> outbuf((size_t)n * E + 64), ref((size_t)n * E);
+  for (size_t i = 0; i < pages * 4096; i++) map[i] = (unsigned char)rnd(256);
+  long long extent = E;   // bytes from the lowest to one past the highest byte
+  for (int d = 0; d < ndim; d++) extent += (shape[d] - 1) * st[d];
+  unsigned char *in0 = trial % 2 ? map + pages * 4096 - extent
+                                 : (unsigned char *)(((uintptr_t)map + 15) & ~(uintptr_t)15) + lead;
   unsigned char *out = (unsigned char *)(((uintptr_t)outbuf.data() + 15) & ~(uintptr_t)15);
   unsigned char *in = in0;
   if (neg) { in = in0 + (shape[0] - 1) * st[0]; st[0] = -st[0]; }
+  // one past the last byte (the kernel's `end`)
+  unsigned char *end = in + E;
+  for (int d = 0; d < ndim; d++) if (st[d] > 0) end += (shape[d] - 1) * st[d];
+  if (trial % 2 && end != map + pages * 4096) { printf("harness: bad extent\n"); exit(2); }
+  g_lo = (const char *)((uintptr_t)in0 & ~(uintptr_t)15);
+  g_end = (const char *)end;
+  g_bad_loads = 0;
   // reference
   for (long long g = 0; g < n; g++) {
     long long r = g, off = 0;
@@ -60,7 +89,12 @@ static int check(int E, int S, int ndim, K kernel, int trial) {
   if (rnd(3) == 0 && blocks > 1) blocks = 1 + rnd((unsigned)blocks - 1);   // grid-stride loop
   gridDim.x = (unsigned)blocks;
   for (long long b = 0; b < blocks; b++)
-    for (unsigned t = 0; t < 256; t++) { blockIdx.x = (unsigned)b; threadIdx.x = t; kernel((IT)n, (const char *)in, out, ix); }
+    for (unsigned t = 0; t < 256; t++) { blockIdx.x = (unsigned)b; threadIdx.x = t; kernel((IT)n, (const char *)in, (const char *)end, out, ix); }
+  munmap(map, (pages + 1) * 4096);
+  if (g_bad_loads) {
+    printf("OUT OF BOUNDS (%lld loads) E=%d S=%d ndim=%d trial=%d n1=%lld n=%lld\n", g_bad_loads, E, S, ndim, trial, n1, n);
+    return 1;
+  }
   if (memcmp(out, ref.data(), n * E)) {
     printf("MISMATCH E=%d S=%d ndim=%d trial=%d n1=%lld n=%lld lead=%lld neg=%d\n", E, S, ndim, trial, n1, n, lead, neg);
     return 1;
@@ -71,8 +105,8 @@ static int check(int E, int S, int ndim, K kernel, int trial) {
 int main(void) {
   int bad = 0, runs = 0;
 #define RUN(E, S, ND, IT, fn, T, IX) for (int t = 0; t < 300; t++, runs++) \
-    bad += check<IT>(E, S, ND, [](IT n, const char *in, unsigned char *out, const IT *ix) { \
-      fn(n, in, (T *)out, *(const IX *)ix); }, t);
+    bad += check<IT>(E, S, ND, [](IT n, const char *in, const char *end, unsigned char *out, const IT *ix) { \
+      fn(n, in, end, (T *)out, *(const IX *)ix); }, t);
 #include "runs.inc"
   printf("%d cases, %d mismatches\n", runs, bad);
   return bad != 0;
