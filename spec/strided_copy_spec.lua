@@ -2,9 +2,10 @@
 -- and the like.  On a GPU a same-dtype copy into a C-contiguous, 16-byte
 -- aligned output whose input steps 2..8 elements along its innermost axis
 -- takes the stepped-copy kernel (kernels/ga_strided.cuh, chosen in
--- src/cuda/ga_cuda_ew.c): every itemsize, steps 2..8 along rows and down
--- them, odd first elements (rows that start off a 16-byte boundary), row
--- lengths around the 16-byte chunk of each itemsize, several blocks, empty
+-- src/cuda/ga_cuda_ew.c; rows of at least 64 bytes of output): every
+-- itemsize, steps 2..8 along rows and down them, odd first elements (rows
+-- that start off a 16-byte boundary), row lengths around the 16-byte chunk
+-- of each itemsize and the kernel's shortest rows, several blocks, empty
 -- views, negative outer steps, outputs the kernel must leave to the general
 -- path, and 64-bit offsets.  Each copy is checked against `take` of the
 -- flat base with the same elements' indices (the gather path), on the host
@@ -66,10 +67,11 @@ local function gpu_vs_host(shape, ranges, dtype)
   helper.assert_gpu_vs_host(function(xp) return check(xp, shape, ranges, dtype) end, { rtol = 0 })
 end
 
--- row lengths around the 16-byte chunk (W elements of the itemsize)
+-- row lengths around the 16-byte chunk (W elements of the itemsize) and
+-- the kernel's shortest rows (4 chunks; shorter rows take the row kernels)
 local function lengths(dtype)
   local w = 16 // ga.host.zeros(1, dtype).itemsize
-  local t = { 1, 2, w - 1, w, w + 1, 2 * w + 3, 37 }
+  local t = { 1, w + 1, 37, 4 * w - 1, 4 * w, 4 * w + 1, 5 * w - 1, 6 * w + 3 }
   local seen, out = {}, {}
   for _, n in ipairs(t) do
     if n >= 1 and not seen[n] then seen[n] = true; out[#out + 1] = n end
@@ -103,17 +105,17 @@ describe("stepped copies", function()
       it(dt .. ": odd starts, outer steps 2..8, 3-d, negative outer steps", function()
         for step = 2, 8 do
           local first = 1 + step % 5   -- 2..5: rows start off a 16-byte boundary
-          check(xp, { 9, 101 }, { { 2, -1, step }, { first, -1, step } }, dt)
-          check(xp, { 3, 4, 33 }, { {}, { 1, -1, 2 }, { first, -2, step } }, dt)
-          check(xp, { 9, 40 }, { { -1, 1, -step }, { first, -1, step } }, dt)
-          check(xp, { 130 }, { { first, -1, step } }, dt)   -- 1-d
+          check(xp, { 9, 70 * step + 5 }, { { 2, -1, step }, { first, -1, step } }, dt)
+          check(xp, { 3, 4, 66 * step + 7 }, { {}, { 1, -1, 2 }, { first, -2, step } }, dt)
+          check(xp, { 9, 70 * step + 3 }, { { -1, 1, -step }, { first, -1, step } }, dt)
+          check(xp, { 140 * step }, { { first, -1, step } }, dt)   -- 1-d
         end
       end)
     end
 
     it("every other dtype, steps 2..8", function()
       for _, dt in ipairs(MORE) do
-        for step = 2, 8 do check(xp, { 7, 61 }, { { 1, -1, 2 }, { 1 + step % 3, -1, step } }, dt) end
+        for step = 2, 8 do check(xp, { 7, 66 * step + 1 }, { { 1, -1, 2 }, { 1 + step % 3, -1, step } }, dt) end
       end
     end)
 
@@ -161,7 +163,7 @@ describe("stepped copies", function()
   it("the GPU copies every itemsize and step as the host does", function()
     for _, dt in ipairs(DTYPES) do
       for step = 2, 8 do
-        gpu_vs_host({ 11, 150 }, { { 2, -1, 2 }, { 1 + step % 4, -1, step } }, dt)
+        gpu_vs_host({ 11, 70 * step + 9 }, { { 2, -1, 2 }, { 1 + step % 4, -1, step } }, dt)
       end
     end
   end)

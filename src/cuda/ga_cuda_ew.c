@@ -239,8 +239,9 @@ static bool uses_flat_index(const char *e) {
 /* The stepped-copy kernel's step (kernels/ga_strided.cuh) for a strided
  * copy, or 0: the same dtype in and out (bits are moved), an itemsize of
  * 1..16 bytes, an input array stepping 2..8 elements along the innermost
- * axis with every pointer and stride a multiple of the itemsize, and a
- * C-contiguous output at a 16-byte aligned address.  A few comparisons:
+ * axis with every pointer and stride a multiple of the itemsize, rows of
+ * at least 64 bytes of output, and a C-contiguous output at a 16-byte
+ * aligned address.  A few comparisons:
  * this runs on every strided copy. */
 static int stepped_copy(const ga_ew_call *c) {
   const ga_ew_arg *in = &c->arg[0], *out = &c->arg[1];
@@ -251,7 +252,9 @@ static int stepped_copy(const ga_ew_call *c) {
       ((uintptr_t)out->data & 15) || ((uintptr_t)in->data % (uintptr_t)e))
     return 0;
   int64_t step = in->strides[nd - 1] / e;
-  if (in->strides[nd - 1] != step * e || step < 2 || step > 8) return 0;
+  /* rows of at least 4 chunks: a chunk that crosses rows goes element by
+   * element, one thread for 16 bytes, slower than the row kernels */
+  if (in->strides[nd - 1] != step * e || step < 2 || step > 8 || c->shape[nd - 1] < 64 / e) return 0;
   int64_t want = e;
   for (int d = nd - 1; d >= 0; want *= c->shape[d--])   /* a C-contiguous output */
     if (c->shape[d] > 1 && (out->strides[d] != want || in->strides[d] % e)) return 0;
