@@ -1,11 +1,12 @@
 // Strided copy (cuda/ga_cuda_ew.c, sc_*): out = in for a same-dtype copy
 // whose output is C-contiguous and 16-byte aligned and whose input steps
-// GA_SC_S (2..8) elements along its innermost axis, e.g. M[::2, ::2]:copy()
-// or x[{{}, {1, -1, 3}}]:copy().  Each thread writes one 16-byte chunk of
+// GA_SC_S (2..8 or -8..-2) elements along its innermost axis, e.g.
+// M[::2, ::2]:copy(), x[{{}, {1, -1, 3}}]:copy() or x[:, ::-2].copy().  Each thread writes one 16-byte chunk of
 // the output (GA_SC_W elements of one row) with one vector store, after
 // issuing every load of the chunk:
-//  - GA_SC_WIDE (the input span of a chunk, GA_SC_S * 16 bytes, has a
-//    wanted element in every 16 bytes): the span is read with aligned
+//  - GA_SC_WIDE (the input span of a chunk, |GA_SC_S| * 16 bytes, has a
+//    wanted element in every 16 bytes): the span (from its lowest byte,
+//    also for a negative step) is read with aligned
 //    16-byte loads (one more when the row is not 16-byte aligned) and the
 //    wanted elements are picked in registers (a chunk whose loads would pass
 //    the input's last byte loads its elements one by one instead: no read
@@ -26,8 +27,10 @@
 #define GA_SC_LOAD(T, p) (*(const T *)(p))
 #endif
 #define GA_SC_W (16 / GA_SC_E)
-#define GA_SC_STEP (GA_SC_S * GA_SC_E)
-#define GA_SC_WIDE (GA_SC_STEP < 16)
+#define GA_SC_STEP (GA_SC_S * GA_SC_E)               // signed
+#define GA_SC_ASTEP (GA_SC_STEP < 0 ? -GA_SC_STEP : GA_SC_STEP)
+#define GA_SC_REV (GA_SC_S < 0)
+#define GA_SC_WIDE (GA_SC_ASTEP < 16)
 
 #if GA_SC_E == 1
 typedef unsigned char ga_sc_t;
@@ -63,24 +66,26 @@ static __device__ __forceinline__ GA_IT ga_sc_row(GA_IT r, const _ga_sc_ix &ix) 
 }
 
 #if GA_SC_WIDE
-// the chunk whose first wanted element is Q bytes past the 16-byte aligned
-// address base: the chunks holding wanted bytes, then the picks
+// the chunk whose lowest wanted element is Q bytes past the 16-byte aligned
+// address base (the first element, or the last for a negative step): the
+// chunks holding wanted bytes, then the picks
 // (element by element when the last chunk would pass `end`, the input's
 // last byte + 1: no read outside the array's own allocation)
 template <int Q>
 static __device__ __forceinline__ void ga_sc_pick(const char *__restrict__ base, const char *end, ga_sc_out &o) {
-  constexpr int used = Q + (GA_SC_W - 1) * GA_SC_STEP + GA_SC_E;   // bytes from base
+  constexpr int used = Q + (GA_SC_W - 1) * GA_SC_ASTEP + GA_SC_E;   // bytes from base
   constexpr int nch = (used + 15) / 16;
   if (base + nch * 16 > end) {
 #pragma unroll
-    for (int k = 0; k < GA_SC_W; k++) o.e[k] = GA_SC_LOAD(ga_sc_t, base + Q + k * GA_SC_STEP);
+    for (int k = 0; k < GA_SC_W; k++)
+      o.e[k] = GA_SC_LOAD(ga_sc_t, base + Q + (GA_SC_REV ? GA_SC_W - 1 - k : k) * GA_SC_ASTEP);
     return;
   }
   union { ga_sc_chunk c[nch]; ga_sc_t e[nch * GA_SC_W]; } u;
 #pragma unroll
   for (int i = 0; i < nch; i++) u.c[i] = GA_SC_LOAD(ga_sc_chunk, base + 16 * i);
 #pragma unroll
-  for (int k = 0; k < GA_SC_W; k++) o.e[k] = u.e[(Q + k * GA_SC_STEP) / GA_SC_E];
+  for (int k = 0; k < GA_SC_W; k++) o.e[k] = u.e[(Q + (GA_SC_REV ? GA_SC_W - 1 - k : k) * GA_SC_ASTEP) / GA_SC_E];
 }
 #define GA_SC_CASE(i) \
   case i: if constexpr ((i) < GA_SC_W) ga_sc_pick<(i) * GA_SC_E>(base, end, o); break;
@@ -97,8 +102,9 @@ ga_sc(GA_IT n, const char *__restrict__ in, const char *end, ga_sc_t *__restrict
       const char *p = in + ga_sc_row(r, ix) + j * (GA_IT)GA_SC_STEP;
       ga_sc_out o;
 #if GA_SC_WIDE
-      const int q = (int)((unsigned long long)p & 15);   // a multiple of GA_SC_E
-      const char *base = p - q;
+      const char *low = GA_SC_REV ? p + (GA_SC_W - 1) * GA_SC_STEP : p;
+      const int q = (int)((unsigned long long)low & 15);   // a multiple of GA_SC_E
+      const char *base = low - q;
       switch (q / GA_SC_E) {
         GA_SC_CASE(0) GA_SC_CASE(1) GA_SC_CASE(2) GA_SC_CASE(3) GA_SC_CASE(4) GA_SC_CASE(5)
         GA_SC_CASE(6) GA_SC_CASE(7) GA_SC_CASE(8) GA_SC_CASE(9) GA_SC_CASE(10) GA_SC_CASE(11)

@@ -1,12 +1,13 @@
 -- Copies of stepped views (issue 20): M[::2, ::2]:copy(), x[{{}, {1, -1, 3}}]
 -- and the like.  On a GPU a same-dtype copy into a C-contiguous, 16-byte
--- aligned output whose input steps 2..8 elements along its innermost axis
--- takes the stepped-copy kernel (kernels/ga_strided.cuh, chosen in
+-- aligned output whose input steps 2..8 elements (either way) along its
+-- innermost axis takes the stepped-copy kernel (kernels/ga_strided.cuh, chosen in
 -- src/cuda/ga_cuda_ew.c; rows of at least 64 bytes of output): every
 -- itemsize, steps 2..8 along rows and down them, odd first elements (rows
 -- that start off a 16-byte boundary), row lengths around the 16-byte chunk
 -- of each itemsize and the kernel's shortest rows, several blocks, empty
--- views, negative outer steps, outputs the kernel must leave to the general
+-- views, negative steps along and across rows, outputs the kernel must
+-- leave to the general
 -- path, and 64-bit offsets.  Each copy is checked against `take` of the
 -- flat base with the same elements' indices (the gather path), on the host
 -- and on the GPU; the GPU's copy also against the host's.
@@ -102,13 +103,16 @@ describe("stepped copies", function()
         end
       end)
 
-      it(dt .. ": odd starts, outer steps 2..8, 3-d, negative outer steps", function()
+      it(dt .. ": odd starts, outer steps 2..8, 3-d, negative steps", function()
         for step = 2, 8 do
           local first = 1 + step % 5   -- 2..5: rows start off a 16-byte boundary
           check(xp, { 9, 70 * step + 5 }, { { 2, -1, step }, { first, -1, step } }, dt)
           check(xp, { 3, 4, 66 * step + 7 }, { {}, { 1, -1, 2 }, { first, -2, step } }, dt)
           check(xp, { 9, 70 * step + 3 }, { { -1, 1, -step }, { first, -1, step } }, dt)
           check(xp, { 140 * step }, { { first, -1, step } }, dt)   -- 1-d
+          -- backwards along rows (the span read from its lowest byte)
+          check(xp, { 5, 70 * step + 5 }, { {}, { -first, 1, -step } }, dt)
+          check(xp, { 4, 66 * step + 2 }, { { -1, 1, -3 }, { -1, 1, -step } }, dt)
         end
       end)
     end
@@ -164,6 +168,7 @@ describe("stepped copies", function()
     for _, dt in ipairs(DTYPES) do
       for step = 2, 8 do
         gpu_vs_host({ 11, 70 * step + 9 }, { { 2, -1, 2 }, { 1 + step % 4, -1, step } }, dt)
+        gpu_vs_host({ 11, 70 * step + 9 }, { { 2, -1, 2 }, { -1 - step % 4, 1, -step } }, dt)
       end
     end
   end)
@@ -201,7 +206,7 @@ describe("stepped-copy kernel", function()
 
   it("compiles with NVRTC for every itemsize and step", function()
     for _, dt in ipairs(DTYPES) do
-      for _, lay in ipairs { "step2", "step3", "step5w", "step8" } do
+      for _, lay in ipairs { "step2", "step3", "step5w", "step8", "step-2", "step-7w" } do
         local ok, size = pcall(ga.core.compile_ew, "copy", dt, lay, 90)
         assert(ok, ("%s %s: %s"):format(dt, lay, tostring(size)))
         assert.is_true(size > 0)

@@ -32,8 +32,8 @@
  * transposed: the shared-memory kernel with staged inputs and outputs),
  * "step<S>" (a copy's stepped-copy kernel, kernels/ga_strided.cuh: 3-d
  * 3x5x1000, the input stepping S = 2..8 elements along rows and 2 rows
- * down, the output contiguous) and "step<S>w" (the same 3x5x2^28: 64-bit
- * indexing). */
+ * down, the output contiguous; "step-<S>" backwards along rows) and
+ * "step<S>w" (the same 3x5x2^28: 64-bit indexing). */
 static int build_call(lua_State *L, ga_ew_call *c) {
   const char *name = luaL_checkstring(L, 1);
   const ga_op *op = ga_op_find(name);
@@ -45,13 +45,15 @@ static int build_call(lua_State *L, ga_ew_call *c) {
   static const int ndims[6] = {1, 2, 3, 4, 3, 3};
   int lay = !strcmp(layout, "dense") ? 0 : !strcmp(layout, "strided") ? 1 : !strcmp(layout, "rows") ? 2
           : !strcmp(layout, "transpose") ? 3 : -1, step = 0;
-  if (lay < 0 && !strncmp(layout, "step", 4) && layout[4] >= '2' && layout[4] <= '8' &&
-      (!layout[5] || !strcmp(layout + 5, "w"))) {
-    step = layout[4] - '0';
-    lay = layout[5] ? 5 : 4;
+  if (lay < 0 && !strncmp(layout, "step", 4)) {   /* step<S>, step-<S>, then w or nothing */
+    const char *d = layout + 4 + (layout[4] == '-');
+    if (d[0] >= '2' && d[0] <= '8' && (!d[1] || !strcmp(d + 1, "w"))) {
+      step = (d[0] - '0') * (layout[4] == '-' ? -1 : 1);
+      lay = d[1] ? 5 : 4;
+    }
   }
   if (lay < 0)
-    return lga_errorf(L, "compile_ew", "unknown layout '%s' (dense, strided, rows, transpose, step2..step8[w])", layout);
+    return lga_errorf(L, "compile_ew", "unknown layout '%s' (dense, strided, rows, transpose, step[-]2..8[w])", layout);
   memset(c, 0, sizeof *c);
   c->op = op;
   c->nin = op->nin;
@@ -70,9 +72,10 @@ static int build_call(lua_State *L, ga_ew_call *c) {
     ga_strides_c(c->ndim, c->shape, (int)isz, st);
     if (lay == 1) st[0] *= 2;                    /* a gap between rows */
     if (step && k < op->nin) {                   /* stepped along and across rows */
-      st[2] *= step;
-      st[1] *= 2 * step;
-      st[0] *= 3 * step;
+      int as = step < 0 ? -step : step;
+      st[2] *= step;   /* (a negative step: data stands for the last column) */
+      st[1] *= 2 * as;
+      st[0] *= 3 * as;
       continue;
     }
     /* outer dimensions that cannot merge (rows: not a contiguous output,

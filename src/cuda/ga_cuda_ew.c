@@ -16,7 +16,8 @@
  *  - strided (anything else): grid-stride loop, index decomposed over the
  *    collapsed shape;
  *  - stepped copy (a same-dtype copy into a C-contiguous 16-byte aligned
- *    output whose input steps 2..8 elements along its innermost axis, e.g.
+ *    output whose input steps 2..8 elements, either way, along its
+ *    innermost axis, e.g.
  *    M[::2, ::2]:copy()): kernels/ga_strided.cuh, one 16-byte output chunk
  *    per thread, its input read with wide loads and picked in registers.
  * 32-bit index arithmetic whenever every offset fits.  Before choosing, the
@@ -48,7 +49,7 @@ typedef struct ew_shape {
   int tile;     /* GA_EWG_TILE_*: the strided kernel's shape */
   int tx, r;    /* threads along the innermost dimension; elements per thread */
   unsigned staged;  /* args (bit k) that go through shared memory (transpose) */
-  int step;     /* > 0: the stepped-copy kernel, the input's innermost step */
+  int step;     /* != 0: the stepped-copy kernel, the input's innermost step */
 } ew_shape;
 
 #define TT 32   /* transpose tile side; 32 x 8 threads, 4 elements each */
@@ -71,7 +72,7 @@ static void make_key(const ew_shape *s, ga_kkey *key) {
   if (s->step) {   /* the stepped copy: itemsize, step, ndim, index width */
     ga_kpack_init(&p, key, GA_KFAM_STRIDED_COPY);
     ga_kpack_put(&p, (uint64_t)GA_ITEMSIZE(c->arg[0].dtype), 5);
-    ga_kpack_put(&p, (uint64_t)s->step, 4);
+    ga_kpack_put(&p, (uint64_t)(s->step + 8), 5);
     ga_kpack_put(&p, (uint64_t)c->ndim, 6);
     ga_kpack_put(&p, (uint64_t)s->idx64, 1);
     return;
@@ -238,8 +239,8 @@ static bool uses_flat_index(const char *e) {
 
 /* The stepped-copy kernel's step (kernels/ga_strided.cuh) for a strided
  * copy, or 0: the same dtype in and out (bits are moved), an itemsize of
- * 1..16 bytes, an input array stepping 2..8 elements along the innermost
- * axis with every pointer and stride a multiple of the itemsize, rows of
+ * 1..16 bytes, an input array stepping 2..8 elements (either way) along
+ * the innermost axis with every pointer and stride a multiple of the itemsize, rows of
  * at least 64 bytes of output, and a C-contiguous output at a 16-byte
  * aligned address.  A few comparisons:
  * this runs on every strided copy. */
@@ -254,7 +255,9 @@ static int stepped_copy(const ga_ew_call *c) {
   int64_t step = in->strides[nd - 1] / e;
   /* rows of at least 4 chunks: a chunk that crosses rows goes element by
    * element, one thread for 16 bytes, slower than the row kernels */
-  if (in->strides[nd - 1] != step * e || step < 2 || step > 8 || c->shape[nd - 1] < 64 / e) return 0;
+  if (in->strides[nd - 1] != step * e || step < -8 || step > 8 || (step > -2 && step < 2) ||
+      c->shape[nd - 1] < 64 / e)
+    return 0;
   int64_t want = e;
   for (int d = nd - 1; d >= 0; want *= c->shape[d--])   /* a C-contiguous output */
     if (c->shape[d] > 1 && (out->strides[d] != want || in->strides[d] % e)) return 0;

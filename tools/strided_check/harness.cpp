@@ -41,8 +41,9 @@ static int check(int E, int S, int ndim, K kernel, int trial) {
   if (rnd(4) == 0) n1 = W * (1 + rnd(6)) + (rnd(3) - 1);
   if (n1 < 1) n1 = 1;
   shape[ndim - 1] = n1;
-  st[ndim - 1] = (long long)S * E;
-  long long span = n1 * S * E;
+  long long as = S < 0 ? -S : S;
+  st[ndim - 1] = as * E;   // walked backwards below when S < 0
+  long long span = n1 * as * E;
   for (int d = ndim - 2; d >= 0; d--) {
     shape[d] = 1 + rnd(5);
     long long gap = rnd(3) * E + (rnd(2) ? 16 : 0);
@@ -68,6 +69,7 @@ static int check(int E, int S, int ndim, K kernel, int trial) {
   unsigned char *out = (unsigned char *)(((uintptr_t)outbuf.data() + 15) & ~(uintptr_t)15);
   unsigned char *in = in0;
   if (neg) { in = in0 + (shape[0] - 1) * st[0]; st[0] = -st[0]; }
+  if (S < 0) { in += (n1 - 1) * st[ndim - 1]; st[ndim - 1] = -st[ndim - 1]; }
   // one past the last byte (the kernel's `end`)
   unsigned char *end = in + E;
   for (int d = 0; d < ndim; d++) if (st[d] > 0) end += (shape[d] - 1) * st[d];

@@ -10,7 +10,7 @@ sed 's/extern "C" //' "$here/../../kernels/ga_strided.cuh" > "$tmp/ga_strided.cu
 : > "$tmp/configs.inc"; : > "$tmp/runs.inc"
 i=0
 for e in 1 2 4 8 16; do
-  for s in 2 3 4 5 6 7 8; do
+  for s in 2 3 4 5 6 7 8 -2 -3 -5 -8; do
     for nd in 1 2 3; do
       for it in int "long long"; do
         i=$((i + 1))
@@ -30,6 +30,8 @@ namespace c$i {
 #undef GA_SC_W
 #undef GA_SC_STEP
 #undef GA_SC_WIDE
+#undef GA_SC_ASTEP
+#undef GA_SC_REV
 #undef GA_SC_CASE
 }
 EOC
