@@ -200,8 +200,10 @@ describe("stepped-copy kernel", function()
     assert.matches("#define GA_SC_E 4\n#define GA_SC_S 3\n#define GA_SC_NDIM 3\n", src, 1, true)
     assert.matches("#define GA_IT int\n", src, 1, true)
     assert.matches("#define GA_IT long long\n", ga.core.ew_source("copy", "int8", "step2w"), 1, true)
-    -- a cast is not a stepped copy
+    -- another op is not a stepped copy, nor a copy into a strided output
     assert.is_nil(ga.core.ew_source("add", "float32", "step2"):find("GA_SC_E", 1, true))
+    assert.is_nil(ga.core.ew_source("copy", "float32", "rows"):find("GA_SC_E", 1, true))
+    assert.matches("#define GA_SC_S -4\n", ga.core.ew_source("copy", "int16", "step-4"), 1, true)
   end)
 
   it("compiles with NVRTC for every itemsize and step", function()
