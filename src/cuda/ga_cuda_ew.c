@@ -242,8 +242,19 @@ static bool uses_flat_index(const char *e) {
  * 1..16 bytes, an input array stepping 2..8 elements (either way) along
  * the innermost axis with every pointer and stride a multiple of the itemsize, rows of
  * at least 64 bytes of output, and a C-contiguous output at a 16-byte
- * aligned address.  A few comparisons:
- * this runs on every strided copy. */
+ * aligned address; GPUARRAY_STEPPED_COPY=0 turns it off (to compare).  A
+ * few comparisons: this runs on every strided copy. */
+static int stepped_copy_on(void) {   /* GPUARRAY_STEPPED_COPY=0: off (read once) */
+  static int on = -1;
+  int v = __atomic_load_n(&on, __ATOMIC_RELAXED);
+  if (v < 0) {
+    const char *env = getenv("GPUARRAY_STEPPED_COPY");
+    v = !(env && !strcmp(env, "0"));
+    __atomic_store_n(&on, v, __ATOMIC_RELAXED);
+  }
+  return v;
+}
+
 static int stepped_copy(const ga_ew_call *c) {
   const ga_ew_arg *in = &c->arg[0], *out = &c->arg[1];
   int nd = c->ndim;
@@ -261,7 +272,7 @@ static int stepped_copy(const ga_ew_call *c) {
   int64_t want = e;
   for (int d = nd - 1; d >= 0; want *= c->shape[d--])   /* a C-contiguous output */
     if (c->shape[d] > 1 && (out->strides[d] != want || in->strides[d] % e)) return 0;
-  return (int)step;
+  return stepped_copy_on() ? (int)step : 0;
 }
 
 /* Choose the kernel shape of a call.  A strided call is planned on the
