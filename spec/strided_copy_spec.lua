@@ -72,7 +72,7 @@ end
 -- the kernel's shortest rows (4 chunks; shorter rows take the row kernels)
 local function lengths(dtype)
   local w = 16 // ga.host.zeros(1, dtype).itemsize
-  local t = { 1, w + 1, 37, 4 * w - 1, 4 * w, 4 * w + 1, 5 * w - 1, 6 * w + 3 }
+  local t = { 1, w + 1, 4 * w - 1, 4 * w, 4 * w + 1, 6 * w + 3 }
   local seen, out = {}, {}
   for _, n in ipairs(t) do
     if n >= 1 and not seen[n] then seen[n] = true; out[#out + 1] = n end
@@ -98,28 +98,38 @@ describe("stepped copies", function()
           for _, n1 in ipairs(lengths(dt)) do
             local cols = (n1 - 1) * step + 1
             check(xp, { 5, cols }, { {}, { 1, -1, step } }, dt)
-            check(xp, { 6, cols + 3 }, { { 1, -1, 2 }, { 2, cols + 1, step } }, dt)   -- odd start
+            if n1 % 2 == 1 then   -- an odd start, every other row
+              check(xp, { 6, cols + 3 }, { { 1, -1, 2 }, { 2, cols + 1, step } }, dt)
+            end
           end
         end
       end)
 
-      it(dt .. ": odd starts, outer steps 2..8, 3-d, negative steps", function()
-        for step = 2, 8 do
+      -- (a sample of steps per shape: each (itemsize, step, ndim) is a
+      -- kernel of its own to compile)
+      it(dt .. ": odd starts, outer steps, 3-d, 1-d, negative steps", function()
+        for _, step in ipairs { 2, 3, 5, 8 } do
           local first = 1 + step % 5   -- 2..5: rows start off a 16-byte boundary
           check(xp, { 9, 70 * step + 5 }, { { 2, -1, step }, { first, -1, step } }, dt)
-          check(xp, { 3, 4, 66 * step + 7 }, { {}, { 1, -1, 2 }, { first, -2, step } }, dt)
           check(xp, { 9, 70 * step + 3 }, { { -1, 1, -step }, { first, -1, step } }, dt)
-          check(xp, { 140 * step }, { { first, -1, step } }, dt)   -- 1-d
-          -- backwards along rows (the span read from its lowest byte)
-          check(xp, { 5, 70 * step + 5 }, { {}, { -first, 1, -step } }, dt)
+        end
+        for _, step in ipairs { 2, 7 } do
+          check(xp, { 3, 4, 66 * step + 7 }, { {}, { 1, -1, 2 }, { 1 + step % 5, -2, step } }, dt)
+        end
+        check(xp, { 140 * 4 }, { { 3, -1, 4 } }, dt)   -- 1-d
+        -- backwards along rows (the span read from its lowest byte)
+        for _, step in ipairs { 2, 3, 8 } do
+          check(xp, { 5, 70 * step + 5 }, { {}, { -(1 + step % 5), 1, -step } }, dt)
           check(xp, { 4, 66 * step + 2 }, { { -1, 1, -3 }, { -1, 1, -step } }, dt)
         end
       end)
     end
 
-    it("every other dtype, steps 2..8", function()
+    it("every other dtype", function()
       for _, dt in ipairs(MORE) do
-        for step = 2, 8 do check(xp, { 7, 66 * step + 1 }, { { 1, -1, 2 }, { 1 + step % 3, -1, step } }, dt) end
+        for _, step in ipairs { 2, 3, 5, 8 } do
+          check(xp, { 7, 66 * step + 1 }, { { 1, -1, 2 }, { 1 + step % 3, -1, step } }, dt)
+        end
       end
     end)
 
@@ -168,7 +178,9 @@ describe("stepped copies", function()
     for _, dt in ipairs(DTYPES) do
       for step = 2, 8 do
         gpu_vs_host({ 11, 70 * step + 9 }, { { 2, -1, 2 }, { 1 + step % 4, -1, step } }, dt)
-        gpu_vs_host({ 11, 70 * step + 9 }, { { 2, -1, 2 }, { -1 - step % 4, 1, -step } }, dt)
+        if step == 2 or step == 3 or step == 8 then
+          gpu_vs_host({ 11, 70 * step + 9 }, { { 2, -1, 2 }, { -1 - step % 4, 1, -step } }, dt)
+        end
       end
     end
   end)
@@ -208,7 +220,7 @@ describe("stepped-copy kernel", function()
 
   it("compiles with NVRTC for every itemsize and step", function()
     for _, dt in ipairs(DTYPES) do
-      for _, lay in ipairs { "step2", "step3", "step5w", "step8", "step-2", "step-7w" } do
+      for _, lay in ipairs { "step3", "step-2", "step5w" } do
         local ok, size = pcall(ga.core.compile_ew, "copy", dt, lay, 90)
         assert(ok, ("%s %s: %s"):format(dt, lay, tostring(size)))
         assert.is_true(size > 0)
