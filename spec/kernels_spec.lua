@@ -65,7 +65,7 @@ describe("kernel templates", function()
     local strided = core.ew_source("copy", "float32", "strided")
     assert.matches("i += (GA_IT)gridDim.x * blockDim.x", strided, 1, true)
     assert.has_error(function() core.compile_ew("copy", "float32", "diagonal") end,
-      "compile_ew: unknown layout 'diagonal' (dense, strided, rows, transpose)")
+      "compile_ew: unknown layout 'diagonal' (dense, strided, rows, transpose, step[-]2..8[w])")
   end)
 
   it("embeds the op's expression in the generated source", function()

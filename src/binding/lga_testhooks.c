@@ -29,7 +29,11 @@
  * false or "strided" (2-d 4x4: the grid-stride kernel), "rows" (3-d with
  * 2048-long strided rows: the tiled row kernel), "transpose" (4-d batches of
  * 64x64 transposes, the second input broadcast along rows, a second output
- * transposed: the shared-memory kernel with staged inputs and outputs). */
+ * transposed: the shared-memory kernel with staged inputs and outputs),
+ * "step<S>" (a copy's stepped-copy kernel, kernels/ga_strided.cuh: 3-d
+ * 3x5x1000, the input stepping S = 2..8 elements along rows and 2 rows
+ * down, the output contiguous; "step-<S>" backwards along rows) and
+ * "step<S>w" (the same 3x5x2^28: 64-bit indexing). */
 static int build_call(lua_State *L, ga_ew_call *c) {
   const char *name = luaL_checkstring(L, 1);
   const ga_op *op = ga_op_find(name);
@@ -37,11 +41,19 @@ static int build_call(lua_State *L, ga_ew_call *c) {
   int t = lga_opt_dtype(L, 2, "compile_ew", -1);
   if (t < 0 || !(op->types & (1u << t))) return lga_errorf(L, "compile_ew", "op '%s' has no %s loop", name, lua_tostring(L, 2));
   const char *layout = lua_type(L, 3) == LUA_TSTRING ? lua_tostring(L, 3) : lua_toboolean(L, 3) ? "dense" : "strided";
-  static const int64_t shapes[4][4] = {{4}, {4, 4}, {2, 4, 2048}, {2, 3, 64, 64}};
-  static const int ndims[4] = {1, 2, 3, 4};
+  static const int64_t shapes[6][4] = {{4}, {4, 4}, {2, 4, 2048}, {2, 3, 64, 64}, {3, 5, 1000}, {3, 5, 1 << 28}};
+  static const int ndims[6] = {1, 2, 3, 4, 3, 3};
   int lay = !strcmp(layout, "dense") ? 0 : !strcmp(layout, "strided") ? 1 : !strcmp(layout, "rows") ? 2
-          : !strcmp(layout, "transpose") ? 3 : -1;
-  if (lay < 0) return lga_errorf(L, "compile_ew", "unknown layout '%s' (dense, strided, rows, transpose)", layout);
+          : !strcmp(layout, "transpose") ? 3 : -1, step = 0;
+  if (lay < 0 && !strncmp(layout, "step", 4)) {   /* step<S>, step-<S>, then w or nothing */
+    const char *d = layout + 4 + (layout[4] == '-');
+    if (d[0] >= '2' && d[0] <= '8' && (!d[1] || !strcmp(d + 1, "w"))) {
+      step = (d[0] - '0') * (layout[4] == '-' ? -1 : 1);
+      lay = d[1] ? 5 : 4;
+    }
+  }
+  if (lay < 0)
+    return lga_errorf(L, "compile_ew", "unknown layout '%s' (dense, strided, rows, transpose, step[-]2..8[w])", layout);
   memset(c, 0, sizeof *c);
   c->op = op;
   c->nin = op->nin;
@@ -59,7 +71,16 @@ static int build_call(lua_State *L, ga_ew_call *c) {
     c->arg[k].data = (char *)(uintptr_t)4096;   /* aligned: exercises the vector path */
     ga_strides_c(c->ndim, c->shape, (int)isz, st);
     if (lay == 1) st[0] *= 2;                    /* a gap between rows */
-    if (lay >= 2 && k == 0) st[0] *= 3;          /* outer dimensions that cannot merge */
+    if (step && k < op->nin) {                   /* stepped along and across rows */
+      int as = step < 0 ? -step : step;
+      st[2] *= step;   /* (a negative step: data stands for the last column) */
+      st[1] *= 2 * as;
+      st[0] *= 3 * as;
+      continue;
+    }
+    /* outer dimensions that cannot merge (rows: not a contiguous output,
+     * which a copy would take to the stepped-copy kernel) */
+    if (lay >= 2 && (k == 0 || (lay == 2 && k >= op->nin))) st[0] *= 3;
     if (lay >= 2 && k < op->nin) st[c->ndim - 1] *= 2;   /* stepped rows */
     if (lay == 3 && (k == 0 || k == op->nin + 1)) {      /* transposed: staged */
       st[2] = 2 * isz;

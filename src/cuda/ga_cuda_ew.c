@@ -14,7 +14,12 @@
  *    padding against bank conflicts) so that both sides are read and written
  *    along their own fastest axis;
  *  - strided (anything else): grid-stride loop, index decomposed over the
- *    collapsed shape.
+ *    collapsed shape;
+ *  - stepped copy (a same-dtype copy into a C-contiguous 16-byte aligned
+ *    output whose input steps 2..8 elements, either way, along its
+ *    innermost axis, e.g.
+ *    M[::2, ::2]:copy()): kernels/ga_strided.cuh, one 16-byte output chunk
+ *    per thread, its input read with wide loads and picked in registers.
  * 32-bit index arithmetic whenever every offset fits.  Before choosing, the
  * CUDA backend orders the collapsed dimensions by the first output's strides
  * (as NumPy's iterator does) unless the op reads its flat index `_i`. */
@@ -33,6 +38,7 @@
 extern const char ga_kernel_ga_types[];
 extern const char ga_kernel_ga_math[];
 extern const char ga_kernel_ga_cmath[];
+extern const char ga_kernel_ga_strided[];
 
 #define BLOCK GA_EW_BLOCK
 
@@ -43,6 +49,7 @@ typedef struct ew_shape {
   int tile;     /* GA_EWG_TILE_*: the strided kernel's shape */
   int tx, r;    /* threads along the innermost dimension; elements per thread */
   unsigned staged;  /* args (bit k) that go through shared memory (transpose) */
+  int step;     /* != 0: the stepped-copy kernel, the input's innermost step */
 } ew_shape;
 
 #define TT 32   /* transpose tile side; 32 x 8 threads, 4 elements each */
@@ -62,6 +69,14 @@ static void plan_args(const ga_ew_call *c, ga_ewp_arg *pa) {
 static void make_key(const ew_shape *s, ga_kkey *key) {
   const ga_ew_call *c = s->c;
   ga_kpack p;
+  if (s->step) {   /* the stepped copy: itemsize, step, ndim, index width */
+    ga_kpack_init(&p, key, GA_KFAM_STRIDED_COPY);
+    ga_kpack_put(&p, (uint64_t)GA_ITEMSIZE(c->arg[0].dtype), 5);
+    ga_kpack_put(&p, (uint64_t)(s->step + 8), 5);
+    ga_kpack_put(&p, (uint64_t)c->ndim, 6);
+    ga_kpack_put(&p, (uint64_t)s->idx64, 1);
+    return;
+  }
   ga_kpack_init(&p, key, GA_KFAM_EW);
   ga_kpack_put(&p, (uint64_t)c->op->id, 16);
   ga_kpack_put(&p, (uint64_t)c->ndim, 6);
@@ -139,6 +154,13 @@ static char *gen_source(const void *ud) {
   ga_strbuf b;
   ga_sb_init(&b);
   ga_sb_puts(&b, ga_kernel_ga_types);
+  if (s->step) {
+    ga_sb_printf(&b, "\n#define GA_IT %s\n#define GA_SC_E %d\n#define GA_SC_S %d\n#define GA_SC_NDIM %d\n"
+                 "#define GA_SC_BLOCK %d\n", s->idx64 ? "long long" : "int", GA_ITEMSIZE(c->arg[0].dtype), s->step,
+                 c->ndim, BLOCK);
+    ga_sb_puts(&b, ga_kernel_ga_strided);
+    return ga_sb_take(&b);
+  }
   /* the math library only where the expression calls it: it costs parse
    * time in every cold compile */
   if (strstr(c->op->expr, "ga_")) {
@@ -215,6 +237,44 @@ static bool uses_flat_index(const char *e) {
   return false;
 }
 
+/* The stepped-copy kernel's step (kernels/ga_strided.cuh) for a strided
+ * copy, or 0: the same dtype in and out (bits are moved), an itemsize of
+ * 1..16 bytes, an input array stepping 2..8 elements (either way) along
+ * the innermost axis with every pointer and stride a multiple of the itemsize, rows of
+ * at least 64 bytes of output, and a C-contiguous output at a 16-byte
+ * aligned address; GPUARRAY_STEPPED_COPY=0 turns it off (to compare).  A
+ * few comparisons: this runs on every strided copy. */
+static int stepped_copy_on(void) {   /* GPUARRAY_STEPPED_COPY=0: off (read once) */
+  static int on = -1;
+  int v = __atomic_load_n(&on, __ATOMIC_RELAXED);
+  if (v < 0) {
+    const char *env = getenv("GPUARRAY_STEPPED_COPY");
+    v = !(env && !strcmp(env, "0"));
+    __atomic_store_n(&on, v, __ATOMIC_RELAXED);
+  }
+  return v;
+}
+
+static int stepped_copy(const ga_ew_call *c) {
+  const ga_ew_arg *in = &c->arg[0], *out = &c->arg[1];
+  int nd = c->ndim;
+  int64_t e = GA_ITEMSIZE(in->dtype);
+  if (in->kind == GA_AK_SCALAR || out->dtype != in->dtype || c->loop_types[0] != in->dtype ||
+      c->loop_types[1] != in->dtype || (e != 1 && e != 2 && e != 4 && e != 8 && e != 16) ||
+      ((uintptr_t)out->data & 15) || ((uintptr_t)in->data % (uintptr_t)e))
+    return 0;
+  int64_t step = in->strides[nd - 1] / e;
+  /* rows of at least 4 chunks: a chunk that crosses rows goes element by
+   * element, one thread for 16 bytes, slower than the row kernels */
+  if (in->strides[nd - 1] != step * e || step < -8 || step > 8 || (step > -2 && step < 2) ||
+      c->shape[nd - 1] < 64 / e)
+    return 0;
+  int64_t want = e;
+  for (int d = nd - 1; d >= 0; want *= c->shape[d--])   /* a C-contiguous output */
+    if (c->shape[d] > 1 && (out->strides[d] != want || in->strides[d] % e)) return 0;
+  return stepped_copy_on() ? (int)step : 0;
+}
+
 /* Choose the kernel shape of a call.  A strided call is planned on the
  * backend's copy *lc (reorder changes it); a dense one, the common case,
  * is used as it is. */
@@ -232,7 +292,9 @@ static void plan(const ga_ew_call *c0, ga_ew_call *lc, ew_shape *s) {
   plan_args(c, pa);
   s->idx64 = ga_ewp_idx64(c->size, c->ndim, c->shape, c->nin + c->nout, pa);
   s->vec = c->dense ? ga_ewp_vec(c->nin + c->nout, pa, 16) : 1;
-  if (c->dense || c->ndim < 2) return;
+  if (c->dense) return;
+  if (c->op->id == GA_OP_COPY && (s->step = stepped_copy(c))) return;
+  if (c->ndim < 2) return;
   int nd = c->ndim, na = c->nin + c->nout, smem = 0;
   int64_t n0 = c->shape[nd - 2], n1 = c->shape[nd - 1];
   /* an operand whose fastest axis is the second innermost: read (or
@@ -266,6 +328,34 @@ char *ga_cuda_ew_source(const ga_ew_call *c0) {
   return gen_source(&s);
 }
 
+/* The stepped copy's launch: (n, in, end, out, index struct), one 16-byte
+ * output chunk per thread (a grid-stride loop past 2^31 - 1 blocks). */
+static int sc_launch(const ew_shape *s, void *kernel) {
+  const ga_ew_call *c = s->c;
+  int nd = c->ndim;
+  int64_t e = GA_ITEMSIZE(c->arg[0].dtype), w = 16 / e;
+  union { int i[1 + 2 * GA_MAXDIM]; long long l[1 + 2 * GA_MAXDIM]; } ix;
+  memset(&ix, 0, sizeof ix);
+  /* n1, sh[nd] (outer sizes; the last unused), st[nd] (input byte strides) */
+  for (int k = 0; k < 1 + 2 * nd; k++) {
+    int64_t v = k == 0 ? c->shape[nd - 1] : k <= nd ? c->shape[k - 1] : c->arg[0].strides[k - 1 - nd];
+    if (s->idx64) ix.l[k] = v; else ix.i[k] = (int)v;
+  }
+  int n32 = (int)c->size;
+  long long n64 = c->size;
+  /* one past the input's last byte: the wide loads stop short of it */
+  int64_t hi = e;
+  for (int d = 0; d < nd; d++)
+    if (c->arg[0].strides[d] > 0) hi += (c->shape[d] - 1) * c->arg[0].strides[d];
+  void *in = c->arg[0].data, *end = c->arg[0].data + hi, *out = c->arg[1].data;
+  void *args[5] = {s->idx64 ? (void *)&n64 : (void *)&n32, &in, &end, &out, &ix};
+  size_t sizes[5] = {s->idx64 ? sizeof n64 : sizeof n32, sizeof in, sizeof end, sizeof out,
+                     (size_t)(1 + 2 * nd) * (s->idx64 ? sizeof(long long) : sizeof(int))};
+  int64_t chunks = (c->size + w - 1) / w, want = (chunks + BLOCK - 1) / BLOCK;
+  unsigned blocks = (unsigned)(want < INT32_MAX ? want : INT32_MAX);
+  return ga_cuda_enqueue(c->device, c->stream, kernel, blocks, BLOCK, 0, 5, args, sizes);
+}
+
 int ga_cuda_ew(const ga_ew_call *c0) {
   int rc = ga_cuda_set_device(c0->device);
   if (rc) return rc;
@@ -276,6 +366,10 @@ int ga_cuda_ew(const ga_ew_call *c0) {
   ga_kkey key;
   make_key(&s, &key);
   void *kernel;
+  if (s.step) {
+    if ((rc = ga_cuda_kernel_get(c->device, &key, "ga_sc", gen_source, &s, &kernel))) return rc;
+    return sc_launch(&s, kernel);
+  }
   if ((rc = ga_cuda_kernel_get(c->device, &key, "ga_ew", gen_source, &s, &kernel))) return rc;
 
   int na = c->nin + c->nout, nargs = 1 + na;

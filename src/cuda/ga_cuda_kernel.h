@@ -15,6 +15,7 @@ enum {
   GA_KFAM_SCAN, GA_KFAM_NONZERO, GA_KFAM_SORT, GA_KFAM_RAND, GA_KFAM_FFT
 };
 enum { GA_KFAM_MATMUL = 0x4d };   /* matrix products (ga_cuda_blas.c); apart from the list above */
+enum { GA_KFAM_STRIDED_COPY = 0x53 };   /* stepped copies (ga_cuda_ew.c, kernels/ga_strided.cuh) */
 
 typedef struct ga_kpack { ga_kkey *key; unsigned bit; } ga_kpack;
 
