@@ -297,6 +297,10 @@ helper.each_device(function(xp)
         "polyfit: cov must be a boolean or 'unscaled', got 'x'")
       helper.assert_error(function() xp.polyfit(xp.arange(3), xp.arange(3), 2, { cov = true }) end,
         "polyfit: the number of data points must exceed order to scale the covariance matrix")
+      for _, cov in ipairs { true, "unscaled" } do
+        helper.assert_error(function() xp.polyfit(xp.ones { 4 }, xp.arange(4), 2, { cov = cov }) end,
+          "polyfit: the fit is rank-deficient (rank 1 < 3): its covariance matrix is singular")
+      end
     end)
 
     it("polyfit cov = true / 'unscaled' as NumPy 2 (1-D and 2-D y, weights)", function()

@@ -577,16 +577,17 @@ local function build(host, L, P)
     if o.full then return c, resids, rank, s, rcond end
     if not o.cov then return c end
     -- the coefficients' covariance, as NumPy: inv(lhsᵀ lhs) of the scaled
-    -- columns, unscaled back, times the residual variance unless 'unscaled'
+    -- columns, unscaled back, times the residual variance unless 'unscaled'.
+    -- A rank-deficient fit has a singular lhsᵀ lhs (and no residuals): say
+    -- so here rather than let inv fail under its own name
+    if rank < order then
+      fail(fname, "the fit is rank-deficient (rank %d < %d): its covariance matrix is singular", rank, order)
+    end
     local V = L.inv(M.matmul(lhs:swapaxes(-1, -2), lhs)) / M.outer(scale, scale)
     local fac = 1
     if o.cov ~= "unscaled" then
       if x.shape[1] <= order then
         fail(fname, "the number of data points must exceed order to scale the covariance matrix")
-      end
-      if resids.size == 0 then
-        fail(fname, "the fit is rank-deficient (rank %d < %d): no residuals to scale the covariance matrix with",
-          rank, order)
       end
       fac = resids / (x.shape[1] - order)
     end
