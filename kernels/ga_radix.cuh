@@ -178,6 +178,7 @@ typedef unsigned LB;
 #define LB_AGG ((LB)1 << LB_SHIFT)
 #define LB_INC ((LB)2 << LB_SHIFT)
 #define LB_MASK (LB_AGG - 1)
+#define LBWIN 8   // look-back words read at once past an aggregate
 #define CARRY (GA_PAY_IN || GA_PAY_OUT)
 #define STAGE (TILE * (sizeof(E) + (CARRY ? sizeof(PT) : 0)))
 #define SMEM (STAGE > NW * 1024 ? STAGE : NW * 1024)
@@ -240,9 +241,13 @@ extern "C" __global__ void __launch_bounds__(NT, MINB) ga_radix_pass(const E *ki
       sp[dr[r]] = p[r];
 #endif
     }
-  // look-back for digit t: the earlier tiles' words, nearest first, one at
-  // a time (spinning on an unpublished one: its tile's block runs), summed
-  // down to the first inclusive prefix
+  // look-back for digit t: the earlier tiles' words, nearest first, summed
+  // down to the first inclusive prefix.  The word before is read alone (in
+  // the steady state it holds its tile's inclusive prefix); past an
+  // aggregate the walk reads LBWIN words at once (the first wave of a pass
+  // starts many tiles together: one round trip per tile would be slow) and
+  // stops at an unpublished word (its tile's block runs), spinning on that
+  // one word only
   LB excl = 0;
   if (tile > 0) {
     long long j = (long long)tile - 1;
@@ -252,6 +257,26 @@ extern "C" __global__ void __launch_bounds__(NT, MINB) ga_radix_pass(const E *ki
       excl += w & LB_MASK;
       if ((w >> LB_SHIFT) == 2) break;
       j--;   // tile 0's word is inclusive, so j stays >= 0
+      LB win[LBWIN];
+#pragma unroll
+      for (int i = 0; i < LBWIN; i++) win[i] = j - i >= 0 ? lk[(size_t)(j - i) * 256 + t] : LB_INC;
+      int used = 0;
+      bool stop = false, done = false;
+#pragma unroll
+      for (int i = 0; i < LBWIN; i++) {
+        const unsigned st = (unsigned)(win[i] >> LB_SHIFT);
+        if (!stop) {
+          if (st == 0u) {
+            stop = true;
+          } else {
+            excl += win[i] & LB_MASK;
+            used++;
+            if (st == 2u) stop = done = true;
+          }
+        }
+      }
+      if (done) break;
+      j -= used;   // at an unpublished word, or past the window: wait on word j
     }
     lk[(size_t)tile * 256 + t] = LB_INC | (excl + (LB)count);
   }

@@ -3,8 +3,9 @@
 -- float32 argsort and 2^26 int64 sort (bench/parts/sort.lua's data), timed
 -- with CUDA events (5 calls after 2 warm-ups, as bench/run.lua does), for the
 -- per-digit pipeline ("digit") and onesweep variants (keys per thread of the
--- pass, resident blocks per SM asked of the compiler, warp matching 1 ballots
--- / 2 __match_any_sync; 0 = the default: core._sort_path's knobs), each
+-- pass, default 16; resident blocks per SM asked of the compiler, default 3,
+-- 1 none asked; warp matching, default 1 ballots, 2 __match_any_sync; 0 =
+-- the default: core._sort_path's knobs), each
 -- result checked element for element against the per-digit pipeline's.
 --   LUA_PATH="lua/?.lua;lua/?/init.lua" LUA_CPATH="build/?.so" lua5.4 tools/sort_bench.lua [quick]
 -- `quick`: 2^20 elements (a smoke test of every variant).
@@ -33,8 +34,9 @@ local variants = {
   { "digit" },
   { "onesweep" },                                    -- the defaults
   { "onesweep", 12 }, { "onesweep", 20 }, { "onesweep", 24 }, { "onesweep", 32 },
-  { "onesweep", 16, 3 }, { "onesweep", 16, 4 }, { "onesweep", 24, 2 },
-  { "onesweep", 16, 0, 2 }, { "onesweep", 24, 0, 2 }, { "onesweep", 16, 4, 2 },
+  { "onesweep", 16, 1 }, { "onesweep", 16, 2 }, { "onesweep", 16, 4 }, { "onesweep", 12, 4 }, { "onesweep", 20, 2 },
+  { "onesweep", 24, 2 }, { "onesweep", 24, 1 },
+  { "onesweep", 16, 0, 2 }, { "onesweep", 24, 2, 2 },
 }
 
 local ref

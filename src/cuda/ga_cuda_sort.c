@@ -112,9 +112,14 @@ static int pass_kpt(int dt, int big, int carry) {
   if (k > cap) k = cap;
   return k < 1 ? 1 : k;
 }
-/* its resident blocks per SM asked of the compiler (0: none asked), and its
- * warp matching (0 or 1: nine ballots, 2: __match_any_sync) */
-static int pass_minb(void) { return knob(ga_sort_minb, "GPUARRAY_SORT_MINB", 1, 8); }
+/* its resident blocks per SM asked of the compiler (default 3: 80
+ * registers, no spills with 16 keys per thread, where unasked takes 95-118
+ * and 2 blocks; 1: none asked), and its warp matching (0 or 1: nine
+ * ballots, 2: __match_any_sync) */
+static int pass_minb(void) {
+  int m = knob(ga_sort_minb, "GPUARRAY_SORT_MINB", 1, 8);
+  return m ? m : 3;
+}
 static int pass_match(void) { return knob(ga_sort_match, "GPUARRAY_SORT_MATCH", 1, 2) == 2; }
 
 /* Short rows (kernels/ga_radix.cuh): the keys per thread that hold a row
@@ -174,7 +179,7 @@ static char *gen_source(const void *ud) {
   if (radix)
     ga_sb_printf(&b, "#define GA_RADIX_KERNEL %d\n#define NP %d\n#define LBW %d\n", g->which - K_RHIST,
                  g->np > 0 ? g->np : 1, g->big ? 64 : 32);
-  if (g->which == K_RPASS && g->minb > 0) ga_sb_printf(&b, "#define MINB %d\n", g->minb);
+  if (g->which == K_RPASS && g->minb > 1) ga_sb_printf(&b, "#define MINB %d\n", g->minb);
   if (g->which == K_RPASS && g->match) ga_sb_puts(&b, "#define GA_MATCH_ANY 1\n");
   ga_sb_puts(&b, ga_kernel_ga_sort);
   if (radix) ga_sb_puts(&b, ga_kernel_ga_radix);
