@@ -103,11 +103,12 @@ static int knob(int set, const char *env, int lo, int hi) {
 }
 
 /* The onesweep pass's keys per thread: the knob, else 16, at most what
- * keeps the staged tile (keys and payloads) within 44 KiB of static shared
+ * keeps the staged tile (keys and payloads) within 42 KiB of static shared
  * memory. */
-#define PASS_STAGE_MAX (44 * 1024)
+#define PASS_STAGE_MAX (42 * 1024)
 static int pass_kpt(int dt, int big, int carry) {
-  int s = GA_ITEMSIZE(dt) + (carry ? (big ? 8 : 4) : 0), cap = PASS_STAGE_MAX / (NT * s), k = knob(ga_sort_kpt, "GPUARRAY_SORT_KPT", 1, 64);
+  int s = GA_ITEMSIZE(dt) + (carry ? (big ? 8 : 4) : 0), cap = PASS_STAGE_MAX / (NT * s);
+  int k = knob(ga_sort_kpt, "GPUARRAY_SORT_KPT", 1, 64);
   if (!k) k = 16;
   if (k > cap) k = cap;
   return k < 1 ? 1 : k;
