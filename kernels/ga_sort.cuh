@@ -182,7 +182,7 @@ __device__ __forceinline__ unsigned ga_match8(unsigned d) {
     // a ballot of bit b, inverted where this lane's bit is 0: four
     // instructions a bit (the compiler's own take of the C below needs six)
     unsigned v;
-    asm("{\n\t.reg .pred p;\n\t.reg .u32 q;\n\t"
+    asm volatile("{\n\t.reg .pred p;\n\t.reg .u32 q;\n\t"
         "and.b32 q, %1, %2;\n\tsetp.ne.u32 p, q, 0;\n\t"
         "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t@!p not.b32 %0, %0;\n\t}"
         : "=r"(v) : "r"(d), "r"(1u << b));
