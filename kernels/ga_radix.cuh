@@ -18,7 +18,9 @@
 
 #if GA_RADIX_KERNEL == 2 || GA_RADIX_KERNEL == 4
 // ---- block ranking: NT / 32 warps of KPT keys each, dr[r] the key's digit
-// (256: no key), in three steps so that a onesweep pass publishes its
+// (a missing key, past the tile's or row's end, has digit 255: it ranks
+// after every real key, at a place >= the real keys' count, and only the
+// last tile, whose counts no tile reads, has any), in three steps so that a onesweep pass publishes its
 // counts as early as CUB's does (before ranking).  wcnt: [NT / 32][256]
 // per-warp counters, zeroed by the caller and synchronised ----
 #define NW (NT / 32)
@@ -31,7 +33,7 @@ __device__ __forceinline__ unsigned ga_block_count(const unsigned (&dr)[KPT], un
   const int t = threadIdx.x, warp = t >> 5;
 #pragma unroll
   for (int r = 0; r < KPT; r++)
-    if (dr[r] < 256u) atomicAdd(&wcnt[warp * 256 + dr[r]], 1u);
+    atomicAdd(&wcnt[warp * 256 + dr[r]], 1u);
   __syncthreads();
   unsigned running = 0;
 #pragma unroll
@@ -59,10 +61,9 @@ __device__ __forceinline__ void ga_block_scan(unsigned count, unsigned *wcnt, un
 __device__ __forceinline__ void ga_block_rank(unsigned (&dr)[KPT], unsigned *wcnt) {
   unsigned *myc = wcnt + (threadIdx.x >> 5) * 256;
 #pragma unroll
-  for (int r = 0; r < KPT; r++) dr[r] = ga_warp_rank(dr[r], myc + (dr[r] & 255u)) | (dr[r] & 256u) << 23;
+  for (int r = 0; r < KPT; r++) dr[r] = ga_warp_rank<8>(dr[r], myc + dr[r]);
   __syncthreads();
 }
-#define GA_NOKEY (1u << 31)   // dr[r] after ranking: no key
 #endif
 
 #if GA_RADIX_KERNEL == 3 || GA_RADIX_KERNEL == 4
@@ -225,7 +226,7 @@ extern "C" __global__ void __launch_bounds__(NT, MINB) ga_radix_pass(const E *ki
 #pragma unroll
   for (int r = 0; r < KPT; r++) {
     const unsigned dg = ga_digit(k[r], p[r], byte, rowlen);
-    dr[r] = wbase + r * 32 < cnt ? dg : 256u;
+    dr[r] = wbase + r * 32 < cnt ? dg : 255u;
   }
   const unsigned count = ga_block_count(dr, wcnt);
   // publish this tile's count of digit t (tile 0: already its prefix)
@@ -234,13 +235,12 @@ extern "C" __global__ void __launch_bounds__(NT, MINB) ga_radix_pass(const E *ki
   ga_block_scan(count, wcnt, s_start, wsum);
   ga_block_rank(dr, wcnt);
 #pragma unroll
-  for (int r = 0; r < KPT; r++)
-    if (!(dr[r] & GA_NOKEY)) {
-      sk[dr[r]] = k[r];
+  for (int r = 0; r < KPT; r++) {   // missing keys land at >= cnt, unread
+    sk[dr[r]] = k[r];
 #if CARRY
-      sp[dr[r]] = p[r];
+    sp[dr[r]] = p[r];
 #endif
-    }
+  }
   // look-back for digit t: the earlier tiles' words, nearest first, summed
   // down to the first inclusive prefix.  The word before is read alone (in
   // the steady state it holds its tile's inclusive prefix); past an
@@ -404,17 +404,16 @@ extern "C" __global__ void __launch_bounds__(NT) ga_radix_rowb(const E *src, E *
     for (int w = 0; w < NW; w++) wcnt[w * 256 + t] = 0;
     __syncthreads();
 #pragma unroll
-    for (int r = 0; r < KPT; r++) dr[r] = wbase + r * 32 < m ? ga_kdigit(ga_key_of(k[r]), 0, b, 1) : 256u;
+    for (int r = 0; r < KPT; r++) dr[r] = wbase + r * 32 < m ? ga_kdigit(ga_key_of(k[r]), 0, b, 1) : 255u;
     ga_block_scan(ga_block_count(dr, wcnt), wcnt, s_start, wsum);
     ga_block_rank(dr, wcnt);
 #pragma unroll
-    for (int r = 0; r < KPT; r++)
-      if (!(dr[r] & GA_NOKEY)) {
-        sk[dr[r]] = k[r];
+    for (int r = 0; r < KPT; r++) {   // missing keys land at >= m, unread
+      sk[dr[r]] = k[r];
 #if CARRY
-        sp[dr[r]] = p[r];
+      sp[dr[r]] = p[r];
 #endif
-      }
+    }
     __syncthreads();
     if (b + 1 < NKB) {
       ga_row_reload(k, p, sk, sp, wbase, m);

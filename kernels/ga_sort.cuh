@@ -171,13 +171,16 @@ __device__ __forceinline__ unsigned ga_digit(const E v, const PT p, int byte, lo
 // no key: those lanes group together): nine ballots (CUB's MatchAny does
 // the same), or with GA_MATCH_ANY defined (a tuning knob of the onesweep
 // pass) __match_any_sync.  Every lane of the warp must call it.
+// NB 8: digits 0..255 only (a block's ranking gives its missing keys digit
+// 255: they are the tile's last keys, so they rank after every real one).
+template <int NB = 9>
 __device__ __forceinline__ unsigned ga_match8(unsigned d) {
 #ifdef GA_MATCH_ANY
   return __match_any_sync(0xffffffffu, d);
 #else
   unsigned m = 0xffffffffu;
 #pragma unroll
-  for (int b = 0; b < 9; b++) {
+  for (int b = 0; b < NB; b++) {
 #ifdef __CUDA_ARCH__
     // a ballot of bit b, inverted where this lane's bit is 0: four
     // instructions a bit (the compiler's own take of the C below needs six)
@@ -200,10 +203,11 @@ __device__ __forceinline__ unsigned ga_match8(unsigned d) {
 // (256: no key), counted on from *c (the warp's own counter of digit d,
 // c ignored for no key): returns *c + the lanes below with the same digit,
 // and *c grows by the warp's keys of d.  Calls in key order give each key
-// its place; every lane of the warp must call it.
+// its place; every lane of the warp must call it.  NB 8: d < 256 always.
+template <int NB = 9>
 __device__ __forceinline__ unsigned ga_warp_rank(unsigned d, unsigned *c) {
-  const unsigned lt = (1u << (threadIdx.x & 31)) - 1u, peers = ga_match8(d);
-  const bool ok = d < 256u;
+  const unsigned lt = (1u << (threadIdx.x & 31)) - 1u, peers = ga_match8<NB>(d);
+  const bool ok = NB == 8 || d < 256u;
   const unsigned before = ok ? *c : 0u;
   __syncwarp();
   if (ok && (peers & lt) == 0) *c = before + __popc(peers);
