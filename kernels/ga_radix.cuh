@@ -5,103 +5,112 @@
 // NKB (key bytes), KPT (keys per thread), GA_PAY_IN, GA_PAY_OUT (as in
 // ga_sort.cuh), GA_RADIX_KERNEL (0 hist, 1 bins, 2 pass, 3 rows of a warp,
 // 4 rows of a block), NP (digit passes: key bytes + row bytes, hist only)
-// and LBW (bits of a look-back word, 32 or 64).
+// and LBW (bits of a look-back word, 32 or 64); for the pass, tuning knobs
+// (src/cuda/ga_cuda_sort.c): MINB (resident blocks per SM asked of the
+// compiler) and GA_MATCH_ANY (ga_match8 by __match_any_sync).
 //
 // Ranking, everywhere: a group's keys are held in registers in warp-major
-// order (warp w holds keys w*32*KPT .. (w+1)*32*KPT - 1 in steps of 32), each
-// warp counts its digits with its peers (ga_match8) into private counters
-// in shared memory, in key order, so that prefixes over warps and digits
-// give each key its stable position.
-
-// digit `byte` of a key computed once (or of the row of payload p)
-__device__ __forceinline__ unsigned ga_kdigit(const ga_key &k, const PT p, int byte, long long rowlen) {
-  if (byte >= NKB) return (unsigned)(((unsigned long long)p / (unsigned long long)rowlen) >> (8 * (byte - NKB))) & 255u;
-  const unsigned long long w = byte < 8 ? k.w0 : byte < 16 ? k.w1 : k.w2;
-  return (unsigned)(w >> (8 * (byte & 7))) & 255u;
-}
-
-// The lanes of the warp whose digit equals this lane's (0..255, or 256 for
-// no key: those lanes group together): nine ballots, much cheaper than
-// __match_any_sync (CUB's MatchAny does the same).  Every lane of the warp
-// must call it.
-__device__ __forceinline__ unsigned ga_match8(unsigned d) {
-  const unsigned valid = __ballot_sync(0xffffffffu, d < 256u);
-  unsigned m = d < 256u ? valid : ~valid;
-#pragma unroll
-  for (int b = 0; b < 8; b++) {
-    const unsigned bit = (d >> b) & 1u, v = __ballot_sync(0xffffffffu, bit);
-    m &= bit ? v : ~v;
-  }
-  return m;
-}
+// order (warp w holds keys w*32*KPT .. (w+1)*32*KPT - 1 in steps of 32);
+// each warp ranks its keys among its peers (ga_warp_rank of ga_sort.cuh)
+// on private counters in shared memory, in key order, which start (in a
+// block) from prefixes over digits and earlier warps of counts taken first,
+// so that each key gets its stable position.
 
 #if GA_RADIX_KERNEL == 2 || GA_RADIX_KERNEL == 4
-// ---- block ranking (8 warps, KPT keys each; digit 256 = no key) ----
-// dr[r]: the key's digit in bits 0..8 (256: no key); the rank goes above
-// bit 9 (fewer registers than two arrays).  wcnt: [8][256] per-warp counts,
-// zeroed by the caller and synchronised; on return dr[r] holds the key's
-// rank among the keys of its digit in its warp, and the result is the
-// block's count of digit threadIdx.x
-__device__ __forceinline__ unsigned ga_rank_count(unsigned (&dr)[KPT], unsigned *wcnt) {
-  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
-  const unsigned lt = (1u << lane) - 1u;
-  unsigned *myc = wcnt + warp * 256;
+// ---- block ranking: NT / 32 warps of KPT keys each, dr[r] the key's digit
+// (a missing key, past the tile's or row's end, has digit 255: it ranks
+// after every real key, at a place >= the real keys' count, and only the
+// last tile, whose counts no tile reads, has any), in three steps so that a onesweep pass publishes its
+// counts as early as CUB's does (before ranking).  wcnt: [NT / 32][256]
+// per-warp counters, zeroed by the caller and synchronised ----
+#define NW (NT / 32)
+#if NT != 256
+#error "the block ranking takes thread t as digit t"
+#endif
+// per-warp digit counts (shared atomics); then wcnt[w][t] holds the keys of
+// digit t in the warps before w; returns the block's count of digit t
+__device__ __forceinline__ unsigned ga_block_count(const unsigned (&dr)[KPT], unsigned *wcnt) {
+  const int t = threadIdx.x, warp = t >> 5;
 #pragma unroll
-  for (int r = 0; r < KPT; r++) {
-    const unsigned dg = dr[r] & 511u;
-    const bool ok = dg < 256u;
-    const unsigned peers = ga_match8(dg);
-    const unsigned before = ok ? myc[dg] : 0u;
-    __syncwarp();
-    if (ok && (peers & lt) == 0) myc[dg] = before + __popc(peers);
-    __syncwarp();
-    dr[r] = dg | (before + __popc(peers & lt)) << 9;
-  }
+  for (int r = 0; r < KPT; r++)
+    atomicAdd(&wcnt[warp * 256 + dr[r]], 1u);
   __syncthreads();
   unsigned running = 0;
-  for (int w = 0; w < 8; w++) { const unsigned c = wcnt[w * 256 + t]; wcnt[w * 256 + t] = running; running += c; }
+#pragma unroll
+  for (int w = 0; w < NW; w++) { const unsigned c = wcnt[w * 256 + t]; wcnt[w * 256 + t] = running; running += c; }
   return running;
 }
-// then: the ranks within the block (+= the earlier warps' counts) and
-// s_start[digit], the exclusive prefix of the block's digit counts.  Ends
-// with a __syncthreads after which wcnt is free.  A key goes to
-// s_start[dr & 511] + (dr >> 9).
-__device__ __forceinline__ void ga_rank_finish(unsigned (&dr)[KPT], const unsigned *wcnt, unsigned running,
-                                               unsigned *s_start, unsigned *wsum) {
+// s_start[t]: the exclusive prefix of the block's digit counts (count: the
+// block's count of digit t), also added to wcnt[.][t]
+__device__ __forceinline__ void ga_block_scan(unsigned count, unsigned *wcnt, unsigned *s_start, unsigned *wsum) {
   const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
-  __syncthreads();   // every warp's prefix is written
-#pragma unroll
-  for (int r = 0; r < KPT; r++) {
-    const unsigned dg = dr[r] & 511u;
-    if (dg < 256u) dr[r] += wcnt[warp * 256 + dg] << 9;
-  }
-  unsigned x = running;
+  unsigned x = count;
   for (int o = 1; o < 32; o <<= 1) { const unsigned y = __shfl_up_sync(0xffffffffu, x, o); if (lane >= o) x += y; }
   if (lane == 31) wsum[warp] = x;
   __syncthreads();
   unsigned add = 0;
   for (int w = 0; w < warp; w++) add += wsum[w];
-  s_start[t] = x - running + add;
+  const unsigned start = x - count + add;
+  s_start[t] = start;
+#pragma unroll
+  for (int w = 0; w < NW; w++) wcnt[w * 256 + t] += start;
+  __syncthreads();
+}
+// dr[r] becomes the key's place in the block's digit order (keys in order
+// of warp, then r, then lane); ends synchronised with wcnt free
+__device__ __forceinline__ void ga_block_rank(unsigned (&dr)[KPT], unsigned *wcnt) {
+  unsigned *myc = wcnt + (threadIdx.x >> 5) * 256;
+#pragma unroll
+  for (int r = 0; r < KPT; r++) dr[r] = ga_warp_rank<8>(dr[r], myc + dr[r]);
   __syncthreads();
 }
 #endif
 
+#if GA_RADIX_KERNEL == 3 || GA_RADIX_KERNEL == 4
+#define CARRY (GA_PAY_OUT == 2)   // short rows: 16-bit positions for argsort
+// ---- short rows: the group's keys (and 16-bit positions) back into
+// registers from the staging area for the next digit, and the row out ----
+__device__ __forceinline__ void ga_row_reload(E (&k)[KPT], unsigned short (&p)[KPT], const E *sk,
+                                              const unsigned short *sp, int j0, int m) {
+  (void)sp; (void)p;
+#pragma unroll
+  for (int r = 0; r < KPT; r++) {
+    const int j = j0 + r * 32;
+    if (j < m) {
+      k[r] = sk[j];
+#if CARRY
+      p[r] = sp[j];
+#endif
+    }
+  }
+}
+__device__ __forceinline__ void ga_row_out(const E *sk, const unsigned short *sp, E *dst, long long *idx, long long row,
+                                           long long n, int j0, int step) {
+  (void)sp; (void)idx;
+  for (int j = j0; j < (int)n; j += step) {
+    if (dst) dst[row * n + j] = sk[j];   // NULL: argsort without the keys
+#if CARRY
+    idx[row * n + j] = (long long)sp[j] + 1;
+#endif
+  }
+}
+#endif
+
 #if GA_RADIX_KERNEL == 0
-// ---- every pass's digit counts in one read: per block [NP][256] counts
-// (grid-stride over chunks of 256 x KPT keys); the block also zeroes its
-// share of the look-back words (nzero 16-byte words) for the passes ----
-extern "C" __global__ void __launch_bounds__(256) ga_radix_hist(const E *keys, IT N, long long rowlen, CT *part,
-                                                                uint4 *zero, long long nzero) {
+// ---- every pass's digit counts in one read: per block [NP][256] counts in
+// shared memory (grid-stride over chunks of 256 x KPT keys; atomicAdd of 1
+// compiles to ATOMS.POPC.INC, which adds a warp's equal digits at once, so
+// few distinct values cost no more), then added to counts[NP][256] in
+// global memory (zeroed before); the block also zeroes its share of the
+// look-back words (nzero 16-byte words) for the passes ----
+extern "C" __global__ void __launch_bounds__(256, 8) ga_radix_hist(const E *keys, IT N, long long rowlen, CT *counts,
+                                                                   uint4 *zero, long long nzero) {
   __shared__ unsigned h[NP * 256];
   const int t = threadIdx.x;
   for (int i = t; i < NP * 256; i += 256) h[i] = 0;
   for (long long i = (long long)blockIdx.x * 256 + t; i < nzero; i += (long long)gridDim.x * 256)
     zero[i] = make_uint4(0u, 0u, 0u, 0u);
   __syncthreads();
-  // the most significant key byte (often few values: small integers,
-  // float exponents) and the row bytes (neighbours share a row) are counted
-  // once per group of equal digits in a warp, the others one by one
-  const unsigned lt = (1u << (t & 31)) - 1u;
   for (long long b0 = (long long)blockIdx.x * (256 * KPT); b0 < (long long)N; b0 += (long long)gridDim.x * (256 * KPT)) {
     E v[KPT];
 #pragma unroll
@@ -112,62 +121,54 @@ extern "C" __global__ void __launch_bounds__(256) ga_radix_hist(const E *keys, I
 #pragma unroll
     for (int r = 0; r < KPT; r++) {
       const long long i = b0 + r * 256 + t;
-      const bool ok = i < (long long)N;
-      const ga_key k = ga_key_of(v[r]);
+      if (i < (long long)N) {
+#if NKB <= 4
+        const unsigned k32 = ga_key32(v[r]);
 #pragma unroll
-      for (int b = 0; b < NP; b++) {
-        const unsigned dg = ok ? ga_kdigit(k, (PT)i, b, rowlen) : 256u;
-        if (b >= NKB - 1) {
-          const unsigned peers = ga_match8(dg);
-          if (ok && (peers & lt) == 0) atomicAdd(&h[b * 256 + dg], (unsigned)__popc(peers));
-        } else if (ok) {
-          atomicAdd(&h[b * 256 + dg], 1u);
-        }
+        for (int b = 0; b < NKB; b++) atomicAdd(&h[b * 256 + ((k32 >> (8 * b)) & 255u)], 1u);
+#pragma unroll
+        for (int b = NKB; b < NP; b++) atomicAdd(&h[b * 256 + ga_kdigit(ga_key(), (PT)i, b, rowlen)], 1u);
+#else
+        const ga_key k = ga_key_of(v[r]);
+#pragma unroll
+        for (int b = 0; b < NP; b++) atomicAdd(&h[b * 256 + ga_kdigit(k, (PT)i, b, rowlen)], 1u);
+#endif
       }
     }
   }
   __syncthreads();
-  for (int i = t; i < NP * 256; i += 256) part[(size_t)blockIdx.x * (NP * 256) + i] = h[i];
+  for (int i = t; i < NP * 256; i += 256)
+    if (h[i]) atomicAdd(&counts[i], (CT)h[i]);
 }
 
 #elif GA_RADIX_KERNEL == 1
-// ---- block p (1024 threads: 4 groups x 256 digits): the digit counts of
-// pass p summed over the G histogram blocks, their exclusive prefix ->
-// bins[p][digit]; zeroes pass p's tile counter ----
-extern "C" __global__ void __launch_bounds__(1024) ga_radix_bins(const CT *part, int G, int np, CT *bins,
-                                                                 unsigned *counters) {
-  __shared__ CT gs[4][256];
+// ---- block p (256 threads, one per digit): pass p's exclusive digit
+// offsets from its counts -> bins[p][digit] ----
+extern "C" __global__ void __launch_bounds__(256) ga_radix_bins(const CT *counts, CT *bins) {
   __shared__ CT ws[8];
-  const int p = blockIdx.x, t = threadIdx.x, d = t & 255, q = t >> 8, lane = t & 31, warp = t >> 5;
-  CT s = 0;
-#pragma unroll 8
-  for (int g = q; g < G; g += 4) s += part[((size_t)g * np + p) * 256 + d];
-  gs[q][d] = s;
+  const int p = blockIdx.x, t = threadIdx.x, lane = t & 31, warp = t >> 5;
+  const CT s = counts[(size_t)p * 256 + t];
+  CT x = s;
+  for (int o = 1; o < 32; o <<= 1) { const CT y = __shfl_up_sync(0xffffffffu, x, o); if (lane >= o) x += y; }
+  if (lane == 31) ws[warp] = x;
   __syncthreads();
-  if (t < 256) {
-    s = gs[0][d] + gs[1][d] + gs[2][d] + gs[3][d];
-    CT x = s;
-    for (int o = 1; o < 32; o <<= 1) { const CT y = __shfl_up_sync(0xffffffffu, x, o); if (lane >= o) x += y; }
-    if (lane == 31) ws[warp] = x;
-    gs[0][d] = x;
-  }
-  __syncthreads();
-  if (t < 256) {
-    CT add = 0;
-    for (int w = 0; w < warp; w++) add += ws[w];
-    bins[(size_t)p * 256 + d] = gs[0][d] - s + add;
-  }
-  if (t == 0) counters[p] = 0u;
+  CT add = 0;
+  for (int w = 0; w < warp; w++) add += ws[w];
+  bins[(size_t)p * 256 + t] = x - s + add;
 }
 
 #elif GA_RADIX_KERNEL == 2
 // ---- one digit pass: tiles in the order of an atomic counter (so a tile
-// waits only on tiles whose blocks already run: no deadlock), each ranks
-// its keys, publishes its digit counts, and finds each digit's offset by
-// decoupled look-back over the earlier tiles' words (status in the top two
-// bits: 1 the tile's own count, 2 the inclusive prefix over tiles 0..i;
-// passes alternate two regions of words: each tile zeroes its words in the
-// other region, znext, for the pass after it) ----
+// waits only on tiles whose blocks already run: no deadlock).  Each tile
+// loads its keys, counts its digits and publishes the counts at once (one
+// word per (tile, digit), status in the top two bits: 1 the tile's own
+// count, 2 the inclusive prefix over tiles 0..i), ranks its keys and stages
+// them in shared memory in digit order, and then, one thread per digit,
+// looks back over the earlier tiles' words one at a time (the tile before
+// has usually published its inclusive prefix by then: the ranking hid the
+// latency), publishes its own inclusive prefix and writes each digit's run
+// contiguously.  Passes alternate two regions of words: each tile zeroes its
+// words in the other region, znext, for the pass after it ----
 #if LBW == 64
 typedef unsigned long long LB;
 #define LB_SHIFT 62
@@ -178,25 +179,30 @@ typedef unsigned LB;
 #define LB_AGG ((LB)1 << LB_SHIFT)
 #define LB_INC ((LB)2 << LB_SHIFT)
 #define LB_MASK (LB_AGG - 1)
-#define LBWIN 16   // look-back words read at once
+#define LBWIN 8   // look-back words read at once past an aggregate
 #define CARRY (GA_PAY_IN || GA_PAY_OUT)
 #define STAGE (TILE * (sizeof(E) + (CARRY ? sizeof(PT) : 0)))
-#define SMEM (STAGE > 8192 ? STAGE : 8192)
-extern "C" __global__ void __launch_bounds__(NT, CARRY ? 3 : 4) ga_radix_pass(const E *kin, E *kout, const PT *pin,
+#define SMEM (STAGE > NW * 1024 ? STAGE : NW * 1024)
+#ifndef MINB
+#define MINB 1
+#endif
+extern "C" __global__ void __launch_bounds__(NT, MINB) ga_radix_pass(const E *kin, E *kout, const PT *pin,
     void *pout, IT N, int byte, long long rowlen, const CT *bins, LB *look, unsigned *counter, int wkeys, LB *znext) {
   __shared__ __align__(16) unsigned char sm[SMEM];
   __shared__ CT s_gofs[256];
-  __shared__ unsigned s_start[256], wsum[8], s_tile;
+  __shared__ unsigned s_start[256], wsum[NW], s_tile;
   unsigned *wcnt = (unsigned *)sm;   // [warp][digit], while ranking
   E *sk = (E *)sm;                   // the staged tile, after
   PT *sp = (PT *)(sm + TILE * sizeof(E));
   (void)sp; (void)pin; (void)pout;
   const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
   if (t == 0) s_tile = atomicAdd(counter, 1u);
-  for (int w = 0; w < 8; w++) wcnt[w * 256 + t] = 0;
+#pragma unroll
+  for (int w = 0; w < NW; w++) wcnt[w * 256 + t] = 0;
   __syncthreads();
   const unsigned tile = s_tile;
   if (znext) znext[(size_t)tile * 256 + t] = 0;   // the next pass's words (two regions alternate)
+  const CT gbin = bins[t];                          // read early: needed after the look-back
   const IT base = (IT)tile * TILE;
   const int cnt = N - base < (IT)TILE ? (int)(N - base) : TILE;
   E k[KPT];
@@ -204,8 +210,9 @@ extern "C" __global__ void __launch_bounds__(NT, CARRY ? 3 : 4) ga_radix_pass(co
   unsigned dr[KPT];
   const int wbase = warp * 32 * KPT + lane;
 #pragma unroll
-  for (int r = 0; r < KPT; r++) {   // every load first
+  for (int r = 0; r < KPT; r++) {   // every load first (predicated: no branches)
     const int j = wbase + r * 32;
+    k[r] = E();
     p[r] = 0;
     if (j < cnt) {
       k[r] = kin[base + j];
@@ -217,70 +224,86 @@ extern "C" __global__ void __launch_bounds__(NT, CARRY ? 3 : 4) ga_radix_pass(co
     }
   }
 #pragma unroll
-  for (int r = 0; r < KPT; r++) dr[r] = wbase + r * 32 < cnt ? ga_digit(k[r], p[r], byte, rowlen) : 256u;
-  const unsigned running = ga_rank_count(dr, wcnt);
+  for (int r = 0; r < KPT; r++) {
+    const unsigned dg = ga_digit(k[r], p[r], byte, rowlen);
+    dr[r] = wbase + r * 32 < cnt ? dg : 255u;
+  }
+  const unsigned count = ga_block_count(dr, wcnt);
   // publish this tile's count of digit t (tile 0: already its prefix)
   volatile LB *lk = (volatile LB *)look;
-  lk[(size_t)tile * 256 + t] = (tile == 0 ? LB_INC : LB_AGG) | (LB)running;
-  ga_rank_finish(dr, wcnt, running, s_start, wsum);
+  lk[(size_t)tile * 256 + t] = (tile == 0 ? LB_INC : LB_AGG) | (LB)count;
+  ga_block_scan(count, wcnt, s_start, wsum);
+  ga_block_rank(dr, wcnt);
 #pragma unroll
-  for (int r = 0; r < KPT; r++)
-    if ((dr[r] & 511u) < 256u) {
-      const unsigned pos = s_start[dr[r] & 511u] + (dr[r] >> 9);
-      sk[pos] = k[r];
+  for (int r = 0; r < KPT; r++) {   // missing keys land at >= cnt, unread
+    sk[dr[r]] = k[r];
 #if CARRY
-      sp[pos] = p[r];
+    sp[dr[r]] = p[r];
 #endif
-    }
-  // look-back for digit t while the other warps stage: the words of the
-  // LBWIN tiles before j are read at once (one memory round trip per
-  // window, not per tile: when many tiles start together, as the first
-  // wave of a pass does, the walk to the nearest inclusive prefix is long),
-  // then summed in order up to the first inclusive prefix; an unpublished
-  // word (its tile's block runs) is read again from there
+  }
+  // look-back for digit t: the earlier tiles' words, nearest first, summed
+  // down to the first inclusive prefix.  The word before is read alone (in
+  // the steady state it holds its tile's inclusive prefix); past an
+  // aggregate the walk reads LBWIN words at once (the first wave of a pass
+  // starts many tiles together: one round trip per tile would be slow) and
+  // stops at an unpublished word (its tile's block runs), spinning on that
+  // one word only
   LB excl = 0;
   if (tile > 0) {
     long long j = (long long)tile - 1;
     for (;;) {
-      LB w[LBWIN];
+      LB w;
+      do w = lk[(size_t)j * 256 + t]; while ((w >> LB_SHIFT) == 0);
+      excl += w & LB_MASK;
+      if ((w >> LB_SHIFT) == 2) break;
+      j--;   // tile 0's word is inclusive, so j stays >= 0
+      LB win[LBWIN];
 #pragma unroll
-      for (int i = 0; i < LBWIN; i++) w[i] = j - i >= 0 ? lk[(size_t)(j - i) * 256 + t] : (LB)0;
+      for (int i = 0; i < LBWIN; i++) win[i] = j - i >= 0 ? lk[(size_t)(j - i) * 256 + t] : LB_INC;
       int used = 0;
-      bool done = false;
+      bool stop = false, done = false;
 #pragma unroll
       for (int i = 0; i < LBWIN; i++) {
-        const unsigned st = (unsigned)(w[i] >> LB_SHIFT);
-        if (!done && used == i && st != 0u) {
-          excl += w[i] & LB_MASK;
-          used = i + 1;
-          done = st == 2u;
+        const unsigned st = (unsigned)(win[i] >> LB_SHIFT);
+        if (!stop) {
+          if (st == 0u) {
+            stop = true;
+          } else {
+            excl += win[i] & LB_MASK;
+            used++;
+            if (st == 2u) stop = done = true;
+          }
         }
       }
       if (done) break;
-      j -= used;   // tile 0's word is inclusive, so j stays >= 0
+      j -= used;   // at an unpublished word, or past the window: wait on word j
     }
-    lk[(size_t)tile * 256 + t] = LB_INC | (excl + (LB)running);
+    lk[(size_t)tile * 256 + t] = LB_INC | (excl + (LB)count);
   }
-  s_gofs[t] = bins[t] + (CT)excl;
+  // a staged key at j of digit d goes to s_gofs[d] + j
+  s_gofs[t] = gbin + (CT)excl - (CT)s_start[t];
 #if GA_PAY_OUT == 2
   const bool one_row = rowlen >= (long long)N;
 #endif
   __syncthreads();
-  for (int j = t; j < cnt; j += 256) {
-    const E v = sk[j];
+#pragma unroll
+  for (int r = 0; r < KPT; r++) {
+    const int j = t + r * NT;
+    if (j < cnt) {
+      const E v = sk[j];
 #if CARRY
-    const PT pv = sp[j];
+      const PT pv = sp[j];
 #else
-    const PT pv = 0;
+      const PT pv = 0;
 #endif
-    const unsigned dd = ga_digit(v, pv, byte, rowlen);
-    const IT o = (IT)s_gofs[dd] + (IT)(j - (int)s_start[dd]);
-    if (wkeys) kout[o] = v;
+      const IT o = (IT)(s_gofs[ga_digit(v, pv, byte, rowlen)] + (CT)j);
+      if (wkeys) kout[o] = v;
 #if GA_PAY_OUT == 1
-    ((PT *)pout)[o] = pv;
+      ((PT *)pout)[o] = pv;
 #elif GA_PAY_OUT == 2
-    ((long long *)pout)[o] = (long long)(one_row ? pv : pv % (PT)rowlen) + 1;   // one row: no division
+      ((long long *)pout)[o] = (long long)(one_row ? pv : pv % (PT)rowlen) + 1;   // one row: no division
 #endif
+    }
   }
 }
 
@@ -288,7 +311,6 @@ extern "C" __global__ void __launch_bounds__(NT, CARRY ? 3 : 4) ga_radix_pass(co
 // ---- short rows, one warp each (8 rows per block): n <= 32 x KPT keys in
 // registers, a digit pass per key byte through the warp's shared memory;
 // GA_PAY_OUT 2: idx gets the 1-based positions (argsort) ----
-#define CARRY (GA_PAY_OUT == 2)
 #define WT (32 * KPT)
 #define WSTAGE (((WT * (sizeof(E) + (CARRY ? 2 : 0))) + 15) / 16 * 16)
 #define PADI(b) ((b) + ((b) >> 3))   // 8 consecutive counters per lane, conflict-free
@@ -302,10 +324,8 @@ extern "C" __global__ void __launch_bounds__(256) ga_radix_roww(const E *src, E 
   unsigned *c = s_cnt[warp];
   E *sk = (E *)s_st[warp];
   unsigned short *sp = (unsigned short *)(s_st[warp] + WT * sizeof(E));
-  (void)sp; (void)idx;
   const int m = (int)n;
   const E *s = src + row * n;
-  const unsigned lt = (1u << lane) - 1u;
   E k[KPT];
   unsigned short p[KPT];
   unsigned rk[KPT], d[KPT];
@@ -320,14 +340,8 @@ extern "C" __global__ void __launch_bounds__(256) ga_radix_roww(const E *src, E 
     __syncwarp();
 #pragma unroll
     for (int r = 0; r < KPT; r++) {
-      const bool ok = r * 32 + lane < m;
-      d[r] = ok ? ga_kdigit(ga_key_of(k[r]), 0, b, 1) : 256u;
-      const unsigned peers = ga_match8(d[r]);
-      const unsigned before = ok ? c[PADI(d[r])] : 0u;
-      __syncwarp();
-      if (ok && (peers & lt) == 0) c[PADI(d[r])] = before + __popc(peers);
-      __syncwarp();
-      rk[r] = before + __popc(peers & lt);
+      d[r] = r * 32 + lane < m ? ga_kdigit(ga_key_of(k[r]), 0, b, 1) : 256u;
+      rk[r] = ga_warp_rank(d[r], c + PADI(d[r] & 255u));
     }
     // exclusive prefix over the 256 digits: lane L owns digits 8L .. 8L+7
     unsigned v[8], tot = 0;
@@ -350,42 +364,27 @@ extern "C" __global__ void __launch_bounds__(256) ga_radix_roww(const E *src, E 
       }
     __syncwarp();
     if (b + 1 < NKB) {
-#pragma unroll
-      for (int r = 0; r < KPT; r++) {
-        const int j = r * 32 + lane;
-        if (j < m) {
-          k[r] = sk[j];
-#if CARRY
-          p[r] = sp[j];
-#endif
-        }
-      }
+      ga_row_reload(k, p, sk, sp, lane, m);
       __syncwarp();
     }
   }
-  for (int j = lane; j < m; j += 32) {
-    if (dst) dst[row * n + j] = sk[j];   // NULL: argsort without the keys
-#if CARRY
-    idx[row * n + j] = (long long)sp[j] + 1;
-#endif
-  }
+  ga_row_out(sk, sp, dst, idx, row, n, lane, 32);
 }
 
 #elif GA_RADIX_KERNEL == 4
 // ---- rows of up to 256 x KPT keys, one block each: the keys in
 // registers, a digit pass per key byte through shared memory (the staging
 // area doubles as the ranking counters) ----
-#define CARRY (GA_PAY_OUT == 2)
 #define STAGE (TILE * (sizeof(E) + (CARRY ? 2 : 0)))
-#define SMEM (STAGE > 8192 ? STAGE : 8192)
+#define SMEM (STAGE > NW * 1024 ? STAGE : NW * 1024)
 extern "C" __global__ void __launch_bounds__(NT) ga_radix_rowb(const E *src, E *dst, long long *idx, long long n,
                                                                long long nrows) {
   __shared__ __align__(16) unsigned char sm[SMEM];
-  __shared__ unsigned s_start[256], wsum[8];
+  __shared__ unsigned s_start[256], wsum[NW];
   unsigned *wcnt = (unsigned *)sm;
   E *sk = (E *)sm;
   unsigned short *sp = (unsigned short *)(sm + TILE * sizeof(E));
-  (void)sp; (void)idx; (void)nrows;
+  (void)nrows;
   const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
   const long long row = blockIdx.x;
   const int m = (int)n;
@@ -401,41 +400,26 @@ extern "C" __global__ void __launch_bounds__(NT) ga_radix_rowb(const E *src, E *
     if (j < m) k[r] = s[j];
   }
   for (int b = 0; b < NKB; b++) {
-    for (int w = 0; w < 8; w++) wcnt[w * 256 + t] = 0;
+#pragma unroll
+    for (int w = 0; w < NW; w++) wcnt[w * 256 + t] = 0;
     __syncthreads();
 #pragma unroll
-    for (int r = 0; r < KPT; r++) dr[r] = wbase + r * 32 < m ? ga_kdigit(ga_key_of(k[r]), 0, b, 1) : 256u;
-    const unsigned running = ga_rank_count(dr, wcnt);
-    ga_rank_finish(dr, wcnt, running, s_start, wsum);
+    for (int r = 0; r < KPT; r++) dr[r] = wbase + r * 32 < m ? ga_kdigit(ga_key_of(k[r]), 0, b, 1) : 255u;
+    ga_block_scan(ga_block_count(dr, wcnt), wcnt, s_start, wsum);
+    ga_block_rank(dr, wcnt);
 #pragma unroll
-    for (int r = 0; r < KPT; r++)
-      if ((dr[r] & 511u) < 256u) {
-        const unsigned pos = s_start[dr[r] & 511u] + (dr[r] >> 9);
-        sk[pos] = k[r];
+    for (int r = 0; r < KPT; r++) {   // missing keys land at >= m, unread
+      sk[dr[r]] = k[r];
 #if CARRY
-        sp[pos] = p[r];
+      sp[dr[r]] = p[r];
 #endif
-      }
+    }
     __syncthreads();
     if (b + 1 < NKB) {
-#pragma unroll
-      for (int r = 0; r < KPT; r++) {
-        const int j = wbase + r * 32;
-        if (j < m) {
-          k[r] = sk[j];
-#if CARRY
-          p[r] = sp[j];
-#endif
-        }
-      }
+      ga_row_reload(k, p, sk, sp, wbase, m);
       __syncthreads();
     }
   }
-  for (int j = t; j < m; j += 256) {
-    if (dst) dst[row * n + j] = sk[j];   // NULL: argsort without the keys
-#if CARRY
-    idx[row * n + j] = (long long)sp[j] + 1;
-#endif
-  }
+  ga_row_out(sk, sp, dst, idx, row, n, t, NT);
 }
 #endif

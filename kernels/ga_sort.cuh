@@ -75,6 +75,15 @@ __device__ __forceinline__ unsigned long long ga_fk(unsigned long long u, int w)
   if ((u & mag) == 0) u = 0;
   return (u & sign) ? (~u & all) : (u | sign);
 }
+// the same for halves (w 16) and floats (w 32) in 32-bit arithmetic (fewer
+// instructions in the passes' digit extraction)
+__device__ __forceinline__ unsigned ga_fk32(unsigned u, int w) {
+  const unsigned sign = 1u << (w - 1), all = w == 32 ? ~0u : (sign << 1) - 1, mag = all >> 1;
+  const unsigned ex = w == 16 ? 0x7c00u : 0x7f800000u;
+  if ((u & mag) > ex) return all;
+  if ((u & mag) == 0) u = 0;
+  return (u & sign) ? (~u & all) : (u | sign);
+}
 __device__ __forceinline__ bool ga_fnan(unsigned long long u, int w) {
   const unsigned long long mag = w == 64 ? 0x7fffffffffffffffull : (1ull << (w - 1)) - 1;
   const unsigned long long ex = w == 32 ? 0x7f800000ull : 0x7ff0000000000000ull;
@@ -94,9 +103,9 @@ __device__ __forceinline__ ga_key ga_key_of(const E v) {
 #elif GA_SORT_KEY == 5
   k.w0 = v ^ 0x8000000000000000ull;
 #elif GA_SORT_KEY == 6
-  k.w0 = ga_fk(v, 16);
+  k.w0 = ga_fk32(v, 16);
 #elif GA_SORT_KEY == 7
-  k.w0 = ga_fk(v, 32);
+  k.w0 = ga_fk32(v, 32);
 #elif GA_SORT_KEY == 8
   k.w0 = ga_fk(v, 64);
 #elif GA_SORT_KEY == 9
@@ -131,12 +140,79 @@ extern "C" __global__ void __launch_bounds__(256) ga_searchsorted(const E *a, lo
 }
 
 #else
-// digit of (v, payload) for pass `byte`: a key byte, or a byte of the row
-__device__ __forceinline__ unsigned ga_digit(const E v, const PT p, int byte, long long rowlen) {
+// digit `byte` of a key computed once: a key byte, or (byte >= NKB) a byte
+// of the row of payload p (the element's flat position)
+__device__ __forceinline__ unsigned ga_kdigit(const ga_key &k, const PT p, int byte, long long rowlen) {
   if (byte >= NKB) return (unsigned)(((unsigned long long)p / (unsigned long long)rowlen) >> (8 * (byte - NKB))) & 255u;
-  const ga_key k = ga_key_of(v);
   const unsigned long long w = byte < 8 ? k.w0 : byte < 16 ? k.w1 : k.w2;
   return (unsigned)(w >> (8 * (byte & 7))) & 255u;
+}
+#if NKB <= 4
+// keys of at most 4 bytes in 32-bit arithmetic (the passes' digits); float32
+// branch-free: NaN largest, -0 as +0, negatives inverted
+__device__ __forceinline__ unsigned ga_key32(const E v) {
+#if GA_SORT_KEY == 7
+  const unsigned u = v, mag = u & 0x7fffffffu, key = u ^ ((unsigned)((int)u >> 31) | 0x80000000u);
+  return mag > 0x7f800000u ? 0xffffffffu : mag == 0u ? 0x80000000u : key;
+#else
+  return (unsigned)ga_key_of(v).w0;
+#endif
+}
+#endif
+// digit of (v, payload) for pass `byte`
+__device__ __forceinline__ unsigned ga_digit(const E v, const PT p, int byte, long long rowlen) {
+#if NKB <= 4
+  if (byte < NKB) return __byte_perm(ga_key32(v), 0u, 0x4440u | (unsigned)byte);   // byte `byte`, zero above
+#endif
+  return ga_kdigit(ga_key_of(v), p, byte, rowlen);
+}
+
+// The lanes of the warp whose digit equals this lane's (0..255, or 256 for
+// no key: those lanes group together): nine ballots (CUB's MatchAny does
+// the same), or with GA_MATCH_ANY defined (a tuning knob of the onesweep
+// pass) __match_any_sync.  Every lane of the warp must call it.
+// NB 8: digits 0..255 only (a block's ranking gives its missing keys digit
+// 255: they are the tile's last keys, so they rank after every real one).
+template <int NB = 9>
+__device__ __forceinline__ unsigned ga_match8(unsigned d) {
+#ifdef GA_MATCH_ANY
+  return __match_any_sync(0xffffffffu, d);
+#else
+  unsigned m = 0xffffffffu;
+#pragma unroll
+  for (int b = 0; b < NB; b++) {
+#ifdef __CUDA_ARCH__
+    // a ballot of bit b, inverted where this lane's bit is 0: four
+    // instructions a bit (the compiler's own take of the C below needs six)
+    unsigned v;
+    asm volatile("{\n\t.reg .pred p;\n\t.reg .u32 q;\n\t"
+        "and.b32 q, %1, %2;\n\tsetp.ne.u32 p, q, 0;\n\t"
+        "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t@!p not.b32 %0, %0;\n\t}"
+        : "=r"(v) : "r"(d), "r"(1u << b));
+    m &= v;
+#else
+    const unsigned bit = (d >> b) & 1u, v = __ballot_sync(0xffffffffu, bit);
+    m &= bit ? v : ~v;
+#endif
+  }
+  return m;
+#endif
+}
+
+// Stable rank of this lane's key among the warp's keys of its digit d
+// (256: no key), counted on from *c (the warp's own counter of digit d,
+// c ignored for no key): returns *c + the lanes below with the same digit,
+// and *c grows by the warp's keys of d.  Calls in key order give each key
+// its place; every lane of the warp must call it.  NB 8: d < 256 always.
+template <int NB = 9>
+__device__ __forceinline__ unsigned ga_warp_rank(unsigned d, unsigned *c) {
+  const unsigned lt = (1u << (threadIdx.x & 31)) - 1u, peers = ga_match8<NB>(d);
+  const bool ok = NB == 8 || d < 256u;
+  const unsigned before = ok ? *c : 0u;
+  __syncwarp();
+  if (ok && (peers & lt) == 0) *c = before + __popc(peers);
+  __syncwarp();
+  return before + __popc(peers & lt);
 }
 #define TILE (NT * KPT)
 
@@ -198,7 +274,6 @@ extern "C" __global__ void __launch_bounds__(NT, CARRY ? 3 : 4) ga_sort_scatter(
   E k[KPT];
   PT p[KPT];
   unsigned d[KPT], rk[KPT];
-  const unsigned lt = (1u << lane) - 1u;
   const int wbase = warp * 32 * KPT + lane;
   __syncthreads();
 #pragma unroll
@@ -218,14 +293,8 @@ extern "C" __global__ void __launch_bounds__(NT, CARRY ? 3 : 4) ga_sort_scatter(
   unsigned *myc = wcnt + warp * 256;
 #pragma unroll
   for (int r = 0; r < KPT; r++) {
-    const int j = wbase + r * 32;
-    if (j < cnt) d[r] = ga_digit(k[r], p[r], byte, rowlen);
-    const unsigned peers = __match_any_sync(0xffffffffu, d[r]);
-    const unsigned before = j < cnt ? myc[d[r]] : 0u;
-    __syncwarp();
-    if (j < cnt && (peers & lt) == 0) myc[d[r]] = before + __popc(peers);
-    __syncwarp();
-    rk[r] = before + __popc(peers & lt);
+    if (wbase + r * 32 < cnt) d[r] = ga_digit(k[r], p[r], byte, rowlen);
+    rk[r] = ga_warp_rank(d[r], myc + (d[r] & 255u));
   }
   __syncthreads();
   unsigned running = 0;

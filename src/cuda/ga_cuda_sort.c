@@ -13,27 +13,32 @@
  *   memory (no global passes) and written once, with the 1-based positions
  *   for argsort;
  *
- *   onesweep (taken only when forced: see ga_cuda_sort; longer rows run
- *   the per-digit pipeline below by default): one pass per key byte, least significant
+ *   onesweep (longer rows): one pass per key byte, least significant
  *   first, then, when there are several rows, one pass per byte of the row
  *   number (so the result is ordered by (row, key); rows and argsort carry
  *   a payload, the element's flat input position, 32-bit, 64-bit from 2^30
  *   elements).  First `hist` reads the keys once and counts every pass's
- *   digits (per block, [pass][digit]), zeroing the look-back words of the
- *   first two passes on the way (the passes alternate two regions of words;
- *   each pass zeroes the other region for the pass after it); `bins` sums the blocks' counts into each pass's exclusive digit
- *   offsets and zeroes the passes' tile counters; then per pass one kernel:
- *   each block takes the next tile (256 threads x KPT keys) from an atomic
- *   counter, so tiles start in order and a tile only ever waits for tiles
- *   whose blocks already run; ranks its keys stably (warp peers by
- *   nine ballots (ga_match8), per-warp digit counts in shared memory); publishes
- *   its digit counts in one word per (tile, digit) (status in the top two
- *   bits: aggregate, or inclusive prefix); stages the keys in shared memory
- *   in digit order while each thread looks back over the earlier tiles'
- *   words for its digit's exclusive prefix (decoupled look-back, CUB's
- *   onesweep), publishes the inclusive prefix, and writes each digit's run
- *   contiguously to bins[digit] + prefix.  Keys and payloads stay in
- *   registers from load to staging.
+ *   digits (per block in shared memory, then added to [pass][digit] counts
+ *   zeroed by a memset with the passes' tile counters), zeroing the
+ *   look-back words of the first two passes on the way (the passes
+ *   alternate two regions of words; each pass zeroes the other region for
+ *   the pass after it); `bins` turns each pass's counts into its exclusive
+ *   digit offsets; then per pass one kernel: each block takes
+ *   the next tile (256 threads x KPT keys) from an atomic counter, so tiles
+ *   start in order and a tile only ever waits for tiles whose blocks already
+ *   run; loads its keys (and payloads) into registers, counts its digits
+ *   per warp (shared atomics) and publishes the tile's counts at once, one
+ *   word per (tile, digit) (status in the top two bits: aggregate, or
+ *   inclusive prefix); ranks its keys stably (warp peers by nine ballots,
+ *   ga_match8, on per-warp counters that start from the counts' prefixes)
+ *   and stages them in shared memory in digit order; then each thread looks
+ *   back for its digit over the earlier tiles' words, one at a time, for
+ *   the digit's exclusive prefix (decoupled look-back, CUB's onesweep: the
+ *   ranking gave the tiles before time to publish), publishes the inclusive
+ *   prefix, and the block writes each digit's run contiguously to
+ *   bins[digit] + prefix.  Keys per thread, blocks per SM and the matching
+ *   are tuning knobs (core._sort_path, GPUARRAY_SORT_KPT / _MINB / _MATCH;
+ *   tools/sort_bench.lua compares them).
  *
  * Buffers alternate so that the last pass writes the caller's dst (and, for
  * argsort, the 1-based positions within the row as int64; with dst NULL no
@@ -41,9 +46,9 @@
  * tiles).  Workspace (histograms, offsets, counters, look-back words,
  * ping-pong buffers) comes from the device pool once per call; nothing
  * synchronises.  The per-digit pipeline (hist, three scan kernels and
- * scatter per pass: kernels/ga_sort.cuh) sorts rows too long for the row
- * kernels by default (measured faster); ga_sort_path (GA_SORT_PATH_ONESWEEP,
- * _LEGACY, ...) forces a way for the specs and comparisons. */
+ * scatter per pass: kernels/ga_sort.cuh) stays for comparisons:
+ * ga_sort_path (GA_SORT_PATH_ONESWEEP, _DIGIT, ...) forces a way for the
+ * specs and tools/sort_bench.lua. */
 #include "cuda/ga_cuda_internal.h"
 #include "cuda/ga_cuda_kernel.h"
 #include "cuda/ga_cuda_queue.h"
@@ -66,7 +71,7 @@ static const char *const knames[] = {"ga_sort_hist", "ga_sort_scatter", "ga_scan
                                      "ga_radix_pass", "ga_radix_roww", "ga_radix_rowb"};
 
 typedef struct s_gen {
-  int which, dtype, big, pay_in, pay_out, kpt, np;
+  int which, dtype, big, pay_in, pay_out, kpt, np, minb, match;   /* minb, match: onesweep pass only */
 } s_gen;
 
 /* Raw storage type of an element (keys are computed from its bits). */
@@ -87,6 +92,36 @@ static int kpt_for(int dt, int big, int carry) {
   while (k > 1 && NT * k * s > 32768) k /= 2;
   return k;
 }
+
+/* A knob of ga_calls.h: set (core._sort_path), else the environment's
+ * variable, else 0 (the default). */
+static int knob(int set, const char *env, int lo, int hi) {
+  if (set) return set;
+  const char *e = getenv(env);
+  int v = e ? atoi(e) : 0;
+  return v >= lo && v <= hi ? v : 0;
+}
+
+/* The onesweep pass's keys per thread: the knob, else 16, at most what
+ * keeps the staged tile (keys and payloads) within 42 KiB of static shared
+ * memory. */
+#define PASS_STAGE_MAX (42 * 1024)
+static int pass_kpt(int dt, int big, int carry) {
+  int s = GA_ITEMSIZE(dt) + (carry ? (big ? 8 : 4) : 0), cap = PASS_STAGE_MAX / (NT * s);
+  int k = knob(ga_sort_kpt, "GPUARRAY_SORT_KPT", 1, 64);
+  if (!k) k = 16;
+  if (k > cap) k = cap;
+  return k < 1 ? 1 : k;
+}
+/* its resident blocks per SM asked of the compiler (default 3: 80
+ * registers, no spills with 16 keys per thread, where unasked takes 95-118
+ * and 2 blocks; 1: none asked), and its warp matching (0 or 1: nine
+ * ballots, 2: __match_any_sync) */
+static int pass_minb(void) {
+  int m = knob(ga_sort_minb, "GPUARRAY_SORT_MINB", 1, 8);
+  return m ? m : 3;
+}
+static int pass_match(void) { return knob(ga_sort_match, "GPUARRAY_SORT_MATCH", 1, 2) == 2; }
 
 /* Short rows (kernels/ga_radix.cuh): the keys per thread that hold a row
  * of n, or 0 when the row is too long.  One warp: n <= 32 x 16 and the
@@ -145,6 +180,8 @@ static char *gen_source(const void *ud) {
   if (radix)
     ga_sb_printf(&b, "#define GA_RADIX_KERNEL %d\n#define NP %d\n#define LBW %d\n", g->which - K_RHIST,
                  g->np > 0 ? g->np : 1, g->big ? 64 : 32);
+  if (g->which == K_RPASS && g->minb > 1) ga_sb_printf(&b, "#define MINB %d\n", g->minb);
+  if (g->which == K_RPASS && g->match) ga_sb_puts(&b, "#define GA_MATCH_ANY 1\n");
   ga_sb_puts(&b, ga_kernel_ga_sort);
   if (radix) ga_sb_puts(&b, ga_kernel_ga_radix);
   return ga_sb_take(&b);
@@ -156,7 +193,8 @@ static char *gen_source(const void *ud) {
  * pay_out 2 = argsort. */
 char *ga_cuda_sort_source(int which, int dtype, int big, int pay_in, int pay_out) {
   if (which < 0 || which >= K_NKERNELS || dtype < 0 || dtype >= GA_NDTYPES) return NULL;
-  s_gen g = {which, dtype, big != 0, pay_in, pay_out, kpt_for(dtype, big, pay_in || pay_out), 0};
+  s_gen g = {which, dtype, big != 0, pay_in, pay_out, kpt_for(dtype, big, pay_in || pay_out), 0, 0, 0};
+  if (which == K_RPASS) g.kpt = pass_kpt(dtype, big != 0, pay_in || pay_out), g.minb = pass_minb(), g.match = pass_match();
   if (which == K_RHIST) g.np = ga_sort_key_bytes(dtype) + (pay_in > 0 ? pay_in : 0), g.pay_in = 0, g.pay_out = 0,
                         g.kpt = HIST_KPT;
   if (which == K_RBINS) g.dtype = 0, g.pay_in = g.pay_out = 0, g.kpt = 1;
@@ -181,13 +219,15 @@ static int get_kernel(int dev, const s_gen *g, void **kernel) {
   ga_kpack_put(&k, (uint64_t)g->pay_out, 4);
   ga_kpack_put(&k, (uint64_t)g->kpt, 8);
   ga_kpack_put(&k, (uint64_t)g->np, 6);
+  ga_kpack_put(&k, (uint64_t)g->minb, 4);
+  ga_kpack_put(&k, (uint64_t)g->match, 1);
   return ga_cuda_kernel_get(dev, &key, knames[g->which], gen_source, g, kernel);
 }
 
 /* counts[ntiles][256] -> each (digit, tile)'s exclusive prefix in
  * digit-major order, in place; parts: ceil(ntiles / SCAN_TPC) * 256 */
 static int run_scan(int dev, void *stream, int big, void *counts, int64_t ntiles, void *parts) {
-  s_gen g = {K_SCAN_REDUCE, 0, big, 0, 0, 1, 0};
+  s_gen g = {K_SCAN_REDUCE, 0, big, 0, 0, 1, 0, 0, 0};
   void *kr, *kp, *kd;
   int rc;
   if ((rc = get_kernel(dev, &g, &kr))) return rc;
@@ -207,7 +247,7 @@ static int run_scan(int dev, void *stream, int big, void *counts, int64_t ntiles
 }
 
 /* The per-digit pipeline: hist, scan, scatter per pass. */
-static int legacy_sort(const ga_sort_call *c) {
+static int digit_sort(const ga_sort_call *c) {
   int rc = GA_OK;
   int dev = c->device, dt = c->dtype;
   int64_t N = c->nrows * c->n;
@@ -240,8 +280,8 @@ static int legacy_sort(const ga_sort_call *c) {
       int last = p == P - 1, odd = (P - 1 - p) % 2;
       void *kout = odd ? tk.ptr : dst;
       void *pout = last ? (void *)c->idx : !carry ? NULL : odd ? pa.ptr : (pb.ptr ? pb.ptr : pa.ptr);
-      s_gen gh = {K_HIST, dt, big, p >= kb ? 2 : 0, 0, kpt, 0};
-      s_gen gs = {K_SCATTER, dt, big, !carry ? 0 : p == 0 ? 1 : 2, last ? (c->idx ? 2 : 0) : carry, kpt, 0};
+      s_gen gh = {K_HIST, dt, big, p >= kb ? 2 : 0, 0, kpt, 0, 0, 0};
+      s_gen gs = {K_SCATTER, dt, big, !carry ? 0 : p == 0 ? 1 : 2, last ? (c->idx ? 2 : 0) : carry, kpt, 0, 0, 0};
       void *kh, *ks;
       if ((rc = get_kernel(dev, &gh, &kh)) || (rc = get_kernel(dev, &gs, &ks))) goto done;
       int byte = p;
@@ -277,20 +317,22 @@ static int onesweep_sort(const ga_sort_call *c) {
   int kb = ga_sort_key_bytes(dt), rb = 0;
   for (int64_t v = c->nrows - 1; v > 0; v >>= 8) rb++;
   int P = kb + rb, carry = c->idx != NULL || rb > 0;
-  int kpt = kpt_for(dt, big, carry);
+  int kpt = pass_kpt(dt, big, carry), minb = pass_minb(), match = pass_match();
   int64_t tile = (int64_t)NT * kpt, ntiles = (N + tile - 1) / tile;
-  int64_t hchunk = (int64_t)NT * HIST_KPT, G = (N + hchunk - 1) / hchunk, gcap = (int64_t)ga_cuda_sm_count(dev) * 4;
+  /* hist: 8 blocks of 256 threads per SM (CUB's takes 2112 x 128 threads
+   * on an H200) */
+  int64_t hchunk = (int64_t)NT * HIST_KPT, G = (N + hchunk - 1) / hchunk, gcap = (int64_t)ga_cuda_sm_count(dev) * 8;
   if (gcap < 1) gcap = 1;
   if (G > gcap) G = gcap;
   size_t esz = (size_t)GA_ITEMSIZE(dt), psz = big ? 8 : 4, csz = psz, lbsz = big ? 8 : 4;
-  /* one workspace: look-back words (two regions, alternating) | per-block
-   * counts | bins | counters */
-  size_t region = (size_t)ntiles * 256 * lbsz, look_b = (size_t)(P < 2 ? P : 2) * region, part_b = (size_t)G * (size_t)P * 256 * csz;
-  size_t bins_b = (size_t)P * 256 * csz, ctr_b = ((size_t)P * 4 + 15) / 16 * 16;
+  /* one workspace: look-back words (two regions, alternating) | digit
+   * counts [pass][digit] | tile counters (these two zeroed first) | bins */
+  size_t region = (size_t)ntiles * 256 * lbsz, look_b = (size_t)(P < 2 ? P : 2) * region;
+  size_t cnt_b = (size_t)P * 256 * csz, ctr_b = ((size_t)P * 4 + 15) / 16 * 16, bins_b = (size_t)P * 256 * csz;
   if (ntiles > (int64_t)UINT32_MAX) return ga_err(GA_EINVAL, "sort: %lld elements are too many", (long long)N);
   ga_pool *pool = ga_cuda_pool(dev);
   ga_scratch ws = {0}, tk = {0}, tk2 = {0}, pa = {0}, pb = {0};
-  if ((rc = ga_scratch_get(pool, look_b + part_b + bins_b + ctr_b, c->stream, &ws))) goto done;
+  if ((rc = ga_scratch_get(pool, look_b + cnt_b + ctr_b + bins_b, c->stream, &ws))) goto done;
   /* keys: the passes alternate tk and dst (with dst NULL: tk2, and the
    * last pass writes no keys) so that the last one writes dst */
   if (P > 1 && (rc = ga_scratch_get(pool, (size_t)N * esz, c->stream, &tk))) goto done;
@@ -298,20 +340,25 @@ static int onesweep_sort(const ga_sort_call *c) {
   if (carry && P > 1 && (rc = ga_scratch_get(pool, (size_t)N * psz, c->stream, &pa))) goto done;
   if (carry && P > 2 && (rc = ga_scratch_get(pool, (size_t)N * psz, c->stream, &pb))) goto done;
   {
-    char *look = ws.ptr, *part = look + look_b, *bins = part + part_b, *ctr = bins + bins_b;
+    char *look = ws.ptr, *counts = look + look_b, *ctr = counts + cnt_b, *bins = ctr + ctr_b;
     long long n64 = N, rowlen = c->n, nzero = (long long)(look_b / 16);
-    int n32 = (int)N, g32 = (int)G, np = P;
+    int n32 = (int)N;
     void *kh, *kbn;
-    s_gen gh = {K_RHIST, dt, big, 0, 0, HIST_KPT, P}, gb = {K_RBINS, 0, big, 0, 0, 1, 0};
+    s_gen gh = {K_RHIST, dt, big, 0, 0, HIST_KPT, P, 0, 0}, gb = {K_RBINS, 0, big, 0, 0, 1, 0, 0, 0};
     if ((rc = get_kernel(dev, &gh, &kh)) || (rc = get_kernel(dev, &gb, &kbn))) goto done;
+    /* the counts and counters start at zero (queued kernels first: the
+     * memset goes to the stream directly) */
+    if ((rc = ga_cuda_flush(dev))) goto done;
+    cudaError_t e = cudaMemsetAsync(counts, 0, cnt_b + ctr_b, (cudaStream_t)c->stream);
+    if (e != cudaSuccess) { rc = ga_cuda_error(e, "cudaMemsetAsync"); goto done; }
     {
       const void *src = c->src;
-      void *ha[6] = {&src, big ? (void *)&n64 : (void *)&n32, &rowlen, &part, &look, &nzero};
+      void *ha[6] = {&src, big ? (void *)&n64 : (void *)&n32, &rowlen, &counts, &look, &nzero};
       size_t hs[6] = {sizeof(void *), big ? 8 : 4, sizeof rowlen, sizeof(void *), sizeof(void *), sizeof nzero};
       if ((rc = ga_cuda_enqueue(dev, c->stream, kh, (unsigned)G, NT, 0, 6, ha, hs))) goto done;
-      void *ba[5] = {&part, &g32, &np, &bins, &ctr};
-      size_t bs[5] = {sizeof(void *), sizeof g32, sizeof np, sizeof(void *), sizeof(void *)};
-      if ((rc = ga_cuda_enqueue(dev, c->stream, kbn, (unsigned)P, 1024, 0, 5, ba, bs))) goto done;
+      void *ba[2] = {&counts, &bins};
+      size_t bs[2] = {sizeof(void *), sizeof(void *)};
+      if ((rc = ga_cuda_enqueue(dev, c->stream, kbn, (unsigned)P, NT, 0, 2, ba, bs))) goto done;
     }
     const void *kin = c->src, *pin = NULL;
     for (int p = 0; p < P; p++) {
@@ -319,7 +366,7 @@ static int onesweep_sort(const ga_sort_call *c) {
       void *kout = odd ? tk.ptr : c->dst ? (void *)c->dst : tk2.ptr;
       void *pout = last ? (void *)c->idx : !carry ? NULL : odd ? pa.ptr : (pb.ptr ? pb.ptr : pa.ptr);
       int wkeys = !last || c->dst != NULL;
-      s_gen gs = {K_RPASS, dt, big, !carry ? 0 : p == 0 ? 1 : 2, last ? (c->idx ? 2 : 0) : carry, kpt, 0};
+      s_gen gs = {K_RPASS, dt, big, !carry ? 0 : p == 0 ? 1 : 2, last ? (c->idx ? 2 : 0) : carry, kpt, 0, minb, match};
       void *ks;
       if ((rc = get_kernel(dev, &gs, &ks))) goto done;
       int byte = p;
@@ -348,7 +395,7 @@ done:
 
 /* Short rows: one warp (which K_ROWW) or one block (K_ROWB) per row. */
 static int rows_sort(const ga_sort_call *c, int which, int kpt) {
-  s_gen g = {which, c->dtype, 0, 0, c->idx ? 2 : 0, kpt, 0};
+  s_gen g = {which, c->dtype, 0, 0, c->idx ? 2 : 0, kpt, 0, 0, 0};
   void *k;
   int rc = get_kernel(c->device, &g, &k);
   if (rc) return rc;
@@ -365,7 +412,7 @@ int ga_cuda_sort(const ga_sort_call *c) {
   int rc = ga_cuda_set_device(c->device);
   if (rc) return rc;
   int path = ga_sort_path, arg = c->idx != NULL;
-  if (path == GA_SORT_PATH_LEGACY) return legacy_sort(c);
+  if (path == GA_SORT_PATH_DIGIT) return digit_sort(c);
   if (path != GA_SORT_PATH_ONESWEEP) {
     int kw = roww_kpt(c->dtype, arg, c->n), kb = rowb_kpt(c->dtype, arg, c->n);
     int grid_ok = c->nrows <= INT32_MAX;   /* one block per row (rowb), 8 rows a block (roww) */
@@ -376,16 +423,14 @@ int ga_cuda_sort(const ga_sort_call *c) {
       if (kb) return rows_sort(c, K_ROWB, kb);
     }
   }
-  /* long rows: the per-digit pipeline.  The onesweep kernels are correct
-   * (sort_spec forces them) but measured 5.8x slower on an H200 (2^26
-   * float32: 14.9 ms against 2.59), so they run only when asked for */
-  return path == GA_SORT_PATH_ONESWEEP ? onesweep_sort(c) : legacy_sort(c);
+  /* long rows: onesweep */
+  return onesweep_sort(c);
 }
 
 int ga_cuda_searchsorted(const ga_search_call *c) {
   int rc = ga_cuda_set_device(c->device);
   if (rc) return rc;
-  s_gen g = {K_SEARCH, c->dtype, 0, 0, 0, 1, 0};
+  s_gen g = {K_SEARCH, c->dtype, 0, 0, 0, 1, 0, 0, 0};
   void *k;
   if ((rc = get_kernel(c->device, &g, &k))) return rc;
   long long n = c->n, m = c->m;

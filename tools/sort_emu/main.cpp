@@ -8,13 +8,13 @@ void launch(unsigned grid, std::function<void()> f);
 void launch_n(unsigned grid, int nt, std::function<void()> f);
 extern std::function<void(unsigned)> emu_after_block;
 // downgrade: after each tile, its inclusive words become aggregates again, so
-// later tiles walk back to tile 0 through the look-back windows
+// later tiles walk back to tile 0 word by word
 static int downgrade = 0;
 typedef unsigned PT; typedef unsigned CT; typedef unsigned LB;
 extern "C" {
 void hist4(const unsigned *, int, long long, CT *, uint4 *, long long);
 void hist5(const unsigned *, int, long long, CT *, uint4 *, long long);
-void bins(const CT *, int, int, CT *, unsigned *);
+void bins(const CT *, CT *);
 #define PASSDECL(n) void n(const unsigned *, unsigned *, const PT *, void *, int, int, long long, const CT *, LB *, unsigned *, int, LB *);
 PASSDECL(pass00) PASSDECL(pass11) PASSDECL(pass21) PASSDECL(pass22) PASSDECL(pass12) PASSDECL(pass20)
 void roww(const unsigned *, unsigned *, long long *, long long, long long);
@@ -36,14 +36,14 @@ static int onesweep(const std::vector<unsigned> &src, long long nrows, long long
   long long tile = 256 * 16, ntiles = (N + tile - 1) / tile, G = (N + 2047) / 2048; if (G > 7) G = 7;
   size_t region = ntiles * 256, nreg = P < 2 ? P : 2;
   std::vector<LB> look(region * nreg + 4, 0xdeadbeef);
-  std::vector<CT> part(G * P * 256), binsv(P * 256); std::vector<unsigned> ctr(P, 12345);
+  std::vector<CT> counts(P * 256, 0), binsv(P * 256); std::vector<unsigned> ctr(P, 0);   // zeroed (the memset)
   std::vector<unsigned> tk(N), tk2(N), kd(N); std::vector<PT> pa(N), pb(N);
   if (P > 5) return -1;
   const unsigned *s = src.data(); int n32 = (int)N;
   long long nzero = region * nreg / 4;
-  if (rb == 0) launch(G, [&] { hist4(s, n32, n, part.data(), (uint4 *)look.data(), nzero); });
-  else launch(G, [&] { hist5(s, n32, n, part.data(), (uint4 *)look.data(), nzero); });
-  int g32 = G; launch_n(P, 1024, [&] { bins(part.data(), g32, P, binsv.data(), ctr.data()); });
+  if (rb == 0) launch(G, [&] { hist4(s, n32, n, counts.data(), (uint4 *)look.data(), nzero); });
+  else launch(G, [&] { hist5(s, n32, n, counts.data(), (uint4 *)look.data(), nzero); });
+  launch_n(P, 256, [&] { bins(counts.data(), binsv.data()); });
   const unsigned *kin = s; const PT *pin = 0;
   unsigned *dstp = dst ? dst->data() : 0;
   for (int p = 0; p < P; p++) {
@@ -109,7 +109,7 @@ int main() {
       fails += onesweep(v, 1, N, 0, &ix) || check("onesweep argsort", v, 1, N, 0, &ix);
     }
   }
-  downgrade = 1;   // the windows of the look-back over 25 tiles of aggregates
+  downgrade = 1;   // the look-back over 25 tiles of aggregates
   for (long long N : {100000LL, 4096LL * 17}) {
     auto v = make(N, 1000);
     std::vector<unsigned> d(N); std::vector<long long> ix(N);

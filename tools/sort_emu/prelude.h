@@ -21,6 +21,11 @@ extern unsigned long long emu_warpbuf[32][32];
 static inline void __syncthreads() { emu_sync(); }
 static inline void __syncwarp(unsigned = 0xffffffffu) { emu_syncwarp(); }
 static inline int __popc(unsigned x) { return __builtin_popcount(x); }
+static inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
+  unsigned long long v = (unsigned long long)y << 32 | x; unsigned r = 0;
+  for (int i = 0; i < 4; i++) r |= (unsigned)(v >> (8 * ((s >> (4 * i)) & 7)) & 255u) << (8 * i);
+  return r;
+}
 static inline unsigned __match_any_sync(unsigned, unsigned v) {
   int t = threadIdx.x, w = t >> 5, l = t & 31;
   emu_warpbuf[w][l] = v; emu_syncwarp();

@@ -1,0 +1,72 @@
+-- tools/sort_bench.lua: the long-row CUDA sorts side by side (GPU only):
+-- 2^26 float32 sort (the data of bench/run.lua's sort_f32_2p26_ms), 2^26
+-- float32 argsort and 2^26 int64 sort (bench/parts/sort.lua's data), timed
+-- with CUDA events (5 calls after 2 warm-ups, as bench/run.lua does), for the
+-- per-digit pipeline ("digit") and onesweep variants (keys per thread of the
+-- pass, default 16; resident blocks per SM asked of the compiler, default 3,
+-- 1 none asked; warp matching, default 1 ballots, 2 __match_any_sync; 0 =
+-- the default: core._sort_path's knobs), each
+-- result checked element for element against the per-digit pipeline's.
+--   LUA_PATH="lua/?.lua;lua/?/init.lua" LUA_CPATH="build/?.so" lua5.4 tools/sort_bench.lua [quick]
+-- `quick`: 2^20 elements (a smoke test of every variant).
+local ga = require "gpuarray"
+local core, cuda = ga.core, ga.cuda
+local N = arg[1] == "quick" and (1 << 20) or (1 << 26)
+
+local function gpu_ms(f, reps)
+  for _ = 1, 2 do f() end
+  local s, e = cuda.Event(), cuda.Event()
+  s:record()
+  for _ = 1, reps do f() end
+  e:record()
+  e:synchronize()
+  return cuda.get_elapsed_time(s, e) / reps
+end
+
+local i = ga.arange(0, N, 1, "float64")
+local h = ga.sin(i * 12.9898) * 43758.5453
+local x = (h % 1.0):astype("float32")   -- bench/run.lua's sort data
+i:free(); h:free()
+local k32 = ga.random.random(N, "float32")   -- bench/parts/sort.lua's argsort data
+local k64 = ga.random.randint(-(1 << 62), 1 << 62, N, "int64")
+
+local variants = {
+  { "digit" },
+  { "onesweep" },                                    -- the defaults
+  { "onesweep", 12 }, { "onesweep", 20 }, { "onesweep", 24 }, { "onesweep", 32, 2 },
+  { "onesweep", 16, 1 }, { "onesweep", 16, 2 }, { "onesweep", 16, 4 }, { "onesweep", 12, 4 }, { "onesweep", 20, 2 },
+  { "onesweep", 24, 2 }, { "onesweep", 24, 1 },
+  { "onesweep", 16, 0, 2 }, { "onesweep", 24, 0, 2 },
+}
+
+local ref
+local function label(v)
+  return v[1] == "digit" and "digit" or ("onesweep kpt=%d minb=%d match=%d"):format(v[2] or 0, v[3] or 0, v[4] or 0)
+end
+local old = core._sort_path()
+print(("%d elements; ms per call (CUDA events, 5 calls after 2 warm-ups)"):format(N))
+print(("%-36s %10s %10s %10s  %s"):format("variant", "sort_f32", "argsort", "sort_i64", "check"))
+for _, v in ipairs(variants) do
+  core._sort_path(v[1], v[2] or 0, v[3] or 0, v[4] or 0)
+  local ok, err = pcall(function()
+    local t1 = gpu_ms(function() ga.sort(x):free() end, 5)
+    local t2 = gpu_ms(function() ga.argsort(k32):free() end, 5)
+    local t3 = gpu_ms(function() ga.sort(k64):free() end, 5)
+    local r = { ga.sort(x), ga.argsort(k32), ga.sort(k64) }
+    local check
+    if not ref then
+      ref = r
+      check = "reference"
+    else
+      local bad = {}
+      for j, name in ipairs { "sort_f32", "argsort", "sort_i64" } do
+        if not ga.array_equal(r[j], ref[j]) then bad[#bad + 1] = name end
+      end
+      for _, a in ipairs(r) do a:free() end
+      check = #bad == 0 and "same" or ("DIFFERENT: " .. table.concat(bad, " "))
+    end
+    print(("%-36s %10.3f %10.3f %10.3f  %s"):format(label(v), t1, t2, t3, check))
+  end)
+  if not ok then print(("%-36s FAILED: %s"):format(label(v), tostring(err))) end
+end
+core._sort_path(old)
