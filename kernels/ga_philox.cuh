@@ -208,10 +208,43 @@ GA_RNG_FN void ga_rng_sincospi(double x, double *s, double *c) {
 }
 #endif
 
+// -2 log(j 2^-24), bit for bit -2 ga_rng_log24(j) (every step is the same
+// operation scaled by a power of two, which commutes with rounding): the
+// factor -2 folded into the reduction (T = -2t, exact), the coefficients
+// (scaled by (-2)^k / -512 along Horner's chain) and ln 2, one multiply less
+GA_RNG_FN float ga_rng_m2log24(ga_rng_u32 j) {
+  ga_rng_u32 b = ga_rng_fbits((float)j);
+  int e = (int)(b - 0x3f2aaaabu) >> 23;
+  float T = GA_RNG_FMAF(ga_rng_bitsf(b - ((ga_rng_u32)e << 23)), -2.0f, 2.0f);   // -2t, exact
+  float q = GA_RNG_FMAF(T, 2.529069607e-04f, 5.470611504e-04f);   // c8 / -512, c7 / 256
+  q = GA_RNG_FMAF(T, q, 9.505613125e-04f);    // ..., c_k (-2)^(8-k) / -512
+  q = GA_RNG_FMAF(T, q, 2.187681152e-03f);
+  q = GA_RNG_FMAF(T, q, 5.213219672e-03f);
+  q = GA_RNG_FMAF(T, q, 1.250671688e-02f);
+  q = GA_RNG_FMAF(T, q, 3.124964610e-02f);
+  q = GA_RNG_FMAF(T, q, 8.333302289e-02f);
+  q = GA_RNG_FMAF(T, q, 0.25f);               // -q / 2
+  float l = GA_RNG_FMAF(GA_RNG_MULF(T, T), q, T);          // -2 log1p(t)
+  return GA_RNG_FMAF((float)(e - 24), -1.386294364f, l);
+}
+
+// sqrt(x) for x >= 0 (x in [0, 34)), correctly rounded: the GPU's IEEE
+// sqrt without its special-argument branch (x = 0 gives 0: s = 0 * y)
+#ifdef __CUDACC__
+GA_RNG_FN float ga_rng_sqrtf_pos(float x) {
+  float y;
+  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(fmaxf(x, 7.88860905e-31f)));   // 2^-100
+  float s = __fmul_rn(x, y), h = __fmul_rn(y, 0.5f);
+  return __fmaf_rn(__fmaf_rn(-s, s, x), h, s);
+}
+#else
+GA_RNG_FN float ga_rng_sqrtf_pos(float x) { return sqrtf(x); }
+#endif
+
 // ---- standard normals by Box-Muller: (u1 in (0, 1], u2 in [0, 1)) ->
 // r cos(2 pi u2), r sin(2 pi u2), r = sqrt(-2 log u1) ----
 GA_RNG_FN void ga_rng_normf(ga_rng_u32 w0, ga_rng_u32 w1, float *a, float *b) {
-  float r = GA_RNG_SQRTF(-2.0f * ga_rng_log24(ga_rng_bits24(w0) + 1)), s, c;
+  float r = ga_rng_sqrtf_pos(ga_rng_m2log24(ga_rng_bits24(w0) + 1)), s, c;
   ga_rng_sincos24(ga_rng_bits24(w1), &s, &c);
   *a = GA_RNG_MULF(r, c);
   *b = GA_RNG_MULF(r, s);
@@ -288,12 +321,23 @@ GA_RNG_FN int ga_rng_wpv(int dist, int is_double, ga_rng_u64 irange) {
   return is_double ? 2 : 1;
 }
 
+// A standard normal draw (loc 0, scale 1) skips the fma with loc and scale
+// (it would change only the sign of a zero).
+GA_RNG_FN int ga_rng_std(int dist, const ga_rng_args *a) {
+  return dist == GA_RNG_NORMAL && a->p0 == 0.0 && a->p1 == 1.0;
+}
+
+GA_RNG_FN void ga_rng_normf4(ga_rng_w4 w, float v[4]) {
+  ga_rng_normf(w.w[0], w.w[1], &v[0], &v[1]);
+  ga_rng_normf(w.w[2], w.w[3], &v[2], &v[3]);
+}
+
 GA_RNG_FN void ga_rng_floats(int dist, const ga_rng_args *a, ga_rng_w4 w, float v[4]) {
   float p0 = (float)a->p0, p1 = (float)a->p1;
   if (dist == GA_RNG_NORMAL) {
-    ga_rng_normf(w.w[0], w.w[1], &v[0], &v[1]);
-    ga_rng_normf(w.w[2], w.w[3], &v[2], &v[3]);
-    for (int j = 0; j < 4; j++) v[j] = GA_RNG_FMAF(p1, v[j], p0);
+    ga_rng_normf4(w, v);
+    if (!ga_rng_std(dist, a))
+      for (int j = 0; j < 4; j++) v[j] = GA_RNG_FMAF(p1, v[j], p0);
     return;
   }
   for (int j = 0; j < 4; j++)   // exponential: log(1 - u) = log((2^24 - bits) 2^-24)
@@ -304,7 +348,8 @@ GA_RNG_FN void ga_rng_floats(int dist, const ga_rng_args *a, ga_rng_w4 w, float 
 GA_RNG_FN void ga_rng_doubles(int dist, const ga_rng_args *a, ga_rng_w4 w, double v[2]) {
   if (dist == GA_RNG_NORMAL) {
     ga_rng_normd(w, &v[0], &v[1]);
-    for (int j = 0; j < 2; j++) v[j] = GA_RNG_FMA(a->p1, v[j], a->p0);
+    if (!ga_rng_std(dist, a))
+      for (int j = 0; j < 2; j++) v[j] = GA_RNG_FMA(a->p1, v[j], a->p0);
     return;
   }
   for (int j = 0; j < 2; j++) {

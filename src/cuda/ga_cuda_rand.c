@@ -7,6 +7,8 @@
 #include "base/ga_dtype.h"
 #include "base/ga_strbuf.h"
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <math.h>
 #include "../kernels/ga_philox.cuh"
 
@@ -15,11 +17,34 @@ extern const char ga_kernel_ga_rand[];
 
 #define BLOCK 256
 
-typedef struct rand_gen { int dist, dtype, e; } rand_gen;
-
 static int values_per_thread(const ga_rand_call *c) {
   return 4 / ga_rng_wpv(c->dist, c->dtype == GA_FLOAT64, c->irange);
 }
+
+/* std: a standard normal draw (ga_rng_std); u, cs: the aligned loop's
+ * Philox blocks per step and streaming stores (GA_RNG_TUNE="u,cs" picks
+ * others, for tools/rng_bench.lua; default 1,0) */
+typedef struct rand_gen { int dist, dtype, e, std, u, cs; } rand_gen;
+
+static void tune(int *u, int *cs) {
+  static int got, tu = 1, tcs = 0;
+  if (!got) {
+    const char *env = getenv("GA_RNG_TUNE");
+    int a, b;
+    if (env && sscanf(env, "%d,%d", &a, &b) == 2 && a >= 1 && a <= 4 && (b == 0 || b == 1)) { tu = a; tcs = b; }
+    got = 1;
+  }
+  *u = tu;
+  *cs = tcs;
+}
+
+static rand_gen make_gen(const ga_rand_call *c) {
+  ga_rng_args a = {c->k0, c->k1, c->s, c->p0, c->p1, c->ilow, c->irange, c->pa, c->pb, c->pc};
+  rand_gen g = {c->dist, c->dtype, values_per_thread(c), ga_rng_std(c->dist, &a), 1, 0};
+  tune(&g.u, &g.cs);
+  return g;
+}
+
 
 static char *gen_source(const void *ud) {
   const rand_gen *g = ud;
@@ -30,25 +55,29 @@ static char *gen_source(const void *ud) {
   ga_sb_puts(&b, ga_kernel_ga_philox);
   ga_sb_printf(&b, "#define GA_RNG_DIST %d\n#define GA_RNG_OUT %s\n#define GA_RNG_KIND %d\n#define GA_RNG_E %d\n", g->dist,
                ga_cu_type(g->dtype), kind, g->e);
+  ga_sb_printf(&b, "#define GA_RNG_STD %d\n#define GA_RNG_U %d\n#define GA_RNG_CS %d\n", g->std, g->u, g->cs);
   ga_sb_puts(&b, ga_kernel_ga_rand);
   return ga_sb_take(&b);
 }
 
 char *ga_cuda_rand_source(const ga_rand_call *c) {
-  rand_gen g = {c->dist, c->dtype, values_per_thread(c)};
+  rand_gen g = make_gen(c);
   return gen_source(&g);
 }
 
 int ga_cuda_rand(const ga_rand_call *c) {
   int rc = ga_cuda_set_device(c->device);
   if (rc) return rc;
-  rand_gen g = {c->dist, c->dtype, values_per_thread(c)};
+  rand_gen g = make_gen(c);
   ga_kkey key;
   ga_kpack k;
   ga_kpack_init(&k, &key, GA_KFAM_RAND);
   ga_kpack_put(&k, (uint64_t)g.dist, 8);
   ga_kpack_put(&k, (uint64_t)g.dtype, 8);
   ga_kpack_put(&k, (uint64_t)g.e, 4);
+  ga_kpack_put(&k, (uint64_t)g.std, 1);
+  ga_kpack_put(&k, (uint64_t)g.u, 3);
+  ga_kpack_put(&k, (uint64_t)g.cs, 1);
   void *kernel;
   if ((rc = ga_cuda_kernel_get(c->device, &key, "ga_rand", gen_source, &g, &kernel))) return rc;
   long long n = c->n;
