@@ -5,7 +5,8 @@
 // GA_RNG_KIND (0 float, 1 double, 2 integer, 3 rejection draw),
 // GA_RNG_E (values per thread), GA_RNG_STD (1: a standard normal draw,
 // no loc/scale fma: ga_rng_std), GA_RNG_U (Philox blocks a thread makes per
-// step of the aligned loop) and GA_RNG_CS (1: streaming stores).
+// step of the aligned loop) and GA_RNG_CS (1: streaming stores); before
+// kernels/ga_philox.cuh, GA_RNG_SC (ga_rng_normf's sin/cos).
 #if GA_RNG_KIND == 0
 typedef float4 ga_rng_vec;
 GA_RNG_FN ga_rng_vec ga_rng_vals(const ga_rng_args *a, ga_rng_w4 w) {
@@ -69,6 +70,9 @@ GA_RNG_FN void ga_rng_aligned(ga_rng_vec *out, long long n, unsigned long long o
 #endif
 
 extern "C" __global__ void ga_rand(GA_RNG_OUT *out, long long n, unsigned long long off, ga_rng_args a) {
+#if GA_RNG_KIND == 0 && GA_RNG_DIST == GA_RNG_NORMAL && GA_RNG_SC
+  GA_RNG_SC_LOAD();   // the sin/cos table of ga_rng_sincos24t
+#endif
 #if GA_RNG_KIND <= 1
   if ((off & 3) == 0 && ((unsigned long long)out & 15) == 0) {
     ga_rng_aligned((ga_rng_vec *)out, n, off, a);

@@ -101,6 +101,19 @@ int main(void) {
     if (us > worst_sin) { worst_sin = us; at_sin = j; }
     if (uc > worst_cos) { worst_cos = uc; at_cos = j; }
   }
+  /* the table's sin/cos (the normal draw's), over every 24-bit angle */
+  double worst_tsin = 0, worst_tcos = 0;
+  uint32_t at_tsin = 0, at_tcos = 0;
+  for (uint32_t j = 0; j < 0x1000000u; j++) {
+    float s, c;
+    ga_rng_sincos24t(j << 8 | (j & 0xff), &s, &c);   /* the low 8 bits are not used */
+    double a = 2.0 * 3.14159265358979323846 * ldexp((double)j, -24);
+    double us = ulps(s, sin(a)), uc = ulps(c, cos(a));
+    if (j % 0x400000u == 0) { us = s == 0.0f || (j % 0x800000u && fabsf(s) == 1.0f) ? 0 : us; uc = 0; }
+    if (j % 0x400000u == 0 && !(j % 0x800000u)) uc = fabsf(c) == 1.0f ? 0 : INFINITY;
+    if (us > worst_tsin) { worst_tsin = us; at_tsin = j; }
+    if (uc > worst_tcos) { worst_tcos = uc; at_tcos = j; }
+  }
   /* whole normals from a spread of word pairs */
   uint32_t x = 2463534242u;
   for (int i = 0; i < 4000000; i++) {
@@ -120,6 +133,9 @@ int main(void) {
   CHECK(worst_log <= 2.0, "log24 within 2 ulp: %.3f", worst_log);
   CHECK(worst_sin <= 2.0, "sin within 2 ulp: %.3f", worst_sin);
   CHECK(worst_cos <= 2.0, "cos within 2 ulp: %.3f", worst_cos);
+  printf("rng table sin/cos: sin %.3f ulp (j=%u), cos %.3f (j=%u)\n", worst_tsin, at_tsin, worst_tcos, at_tcos);
+  CHECK(worst_tsin <= 2.0, "table sin within 2 ulp: %.3f", worst_tsin);
+  CHECK(worst_tcos <= 2.0, "table cos within 2 ulp: %.3f", worst_tcos);
   CHECK(worst_norm <= 4.0, "normal within 4 ulp: %.3f", worst_norm);
   printf("%d passed, %d failed\n", n_pass, n_fail);
   return n_fail != 0;

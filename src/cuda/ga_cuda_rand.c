@@ -22,26 +22,34 @@ static int values_per_thread(const ga_rand_call *c) {
 }
 
 /* std: a standard normal draw (ga_rng_std); u, cs: the aligned loop's
- * Philox blocks per step and streaming stores (GA_RNG_TUNE="u,cs" picks
- * others, for tools/rng_bench.lua; default 1,0) */
-typedef struct rand_gen { int dist, dtype, e, std, u, cs; } rand_gen;
+ * Philox blocks per step and streaming stores; sc: ga_rng_normf's sin/cos
+ * by the table (1) or ga_rng_sincos24 (0: other values than the host's, a
+ * timing variant only).  GA_RNG_TUNE="u,cs[,sc]" picks others, for
+ * tools/rng_bench.lua; default 1,0,1. */
+typedef struct rand_gen { int dist, dtype, e, std, u, cs, sc; } rand_gen;
 
-static void tune(int *u, int *cs) {
-  static int got, tu = 1, tcs = 0;
+static void tune(rand_gen *g) {
+  static int got, tu = 1, tcs = 0, tsc = 1;
   if (!got) {
     const char *env = getenv("GA_RNG_TUNE");
-    int a, b;
-    if (env && sscanf(env, "%d,%d", &a, &b) == 2 && a >= 1 && a <= 4 && (b == 0 || b == 1)) { tu = a; tcs = b; }
+    int a, b, c = 1;
+    if (env && sscanf(env, "%d,%d,%d", &a, &b, &c) >= 2 && a >= 1 && a <= 4 && (b == 0 || b == 1) &&
+        (c == 0 || c == 1)) {
+      tu = a;
+      tcs = b;
+      tsc = c;
+    }
     got = 1;
   }
-  *u = tu;
-  *cs = tcs;
+  g->u = tu;
+  g->cs = tcs;
+  g->sc = tsc;
 }
 
 static rand_gen make_gen(const ga_rand_call *c) {
   ga_rng_args a = {c->k0, c->k1, c->s, c->p0, c->p1, c->ilow, c->irange, c->pa, c->pb, c->pc};
-  rand_gen g = {c->dist, c->dtype, values_per_thread(c), ga_rng_std(c->dist, &a), 1, 0};
-  tune(&g.u, &g.cs);
+  rand_gen g = {c->dist, c->dtype, values_per_thread(c), ga_rng_std(c->dist, &a), 1, 0, 1};
+  tune(&g);
   return g;
 }
 
@@ -52,6 +60,7 @@ static char *gen_source(const void *ud) {
   ga_strbuf b;
   ga_sb_init(&b);
   ga_sb_printf(&b, "// random draws: distribution %d, %s, %d per thread\n", g->dist, ga_dtypes[g->dtype].name, g->e);
+  ga_sb_printf(&b, "#define GA_RNG_SC %d\n", g->sc);
   ga_sb_puts(&b, ga_kernel_ga_philox);
   ga_sb_printf(&b, "#define GA_RNG_DIST %d\n#define GA_RNG_OUT %s\n#define GA_RNG_KIND %d\n#define GA_RNG_E %d\n", g->dist,
                ga_cu_type(g->dtype), kind, g->e);
@@ -78,6 +87,7 @@ int ga_cuda_rand(const ga_rand_call *c) {
   ga_kpack_put(&k, (uint64_t)g.std, 1);
   ga_kpack_put(&k, (uint64_t)g.u, 3);
   ga_kpack_put(&k, (uint64_t)g.cs, 1);
+  ga_kpack_put(&k, (uint64_t)g.sc, 1);
   void *kernel;
   if ((rc = ga_cuda_kernel_get(c->device, &key, "ga_rand", gen_source, &g, &kernel))) return rc;
   long long n = c->n;
