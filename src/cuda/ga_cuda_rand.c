@@ -25,11 +25,11 @@ static int values_per_thread(const ga_rand_call *c) {
  * Philox blocks per step and streaming stores; sc: ga_rng_normf's sin/cos
  * by the table (1) or ga_rng_sincos24 (0: other values than the host's, a
  * timing variant only).  GA_RNG_TUNE="u,cs[,sc]" picks others, for
- * tools/rng_bench.lua; default 1,0,1. */
+ * tools/rng_bench.lua; default 2,0,1. */
 typedef struct rand_gen { int dist, dtype, e, std, u, cs, sc; } rand_gen;
 
 static void tune(rand_gen *g) {
-  static int got, tu = 1, tcs = 0, tsc = 1;
+  static int got, tu = 2, tcs = 0, tsc = 1;
   if (!got) {
     const char *env = getenv("GA_RNG_TUNE");
     int a, b, c = 1;
@@ -48,7 +48,7 @@ static void tune(rand_gen *g) {
 
 static rand_gen make_gen(const ga_rand_call *c) {
   ga_rng_args a = {c->k0, c->k1, c->s, c->p0, c->p1, c->ilow, c->irange, c->pa, c->pb, c->pc};
-  rand_gen g = {c->dist, c->dtype, values_per_thread(c), ga_rng_std(c->dist, &a), 1, 0, 1};
+  rand_gen g = {c->dist, c->dtype, values_per_thread(c), ga_rng_std(c->dist, &a), 2, 0, 1};
   tune(&g);
   return g;
 }
