@@ -512,21 +512,21 @@ GA_RNG_FN void ga_rng_sincospi(double x, double *s, double *c) {
 }
 #endif
 
-// -2 log(j 2^-24), bit for bit -2 ga_rng_log24(j) (every step is the same
-// operation scaled by a power of two, which commutes with rounding): the
-// factor -2 folded into the reduction (T = -2t, exact), the coefficients
-// (scaled by (-2)^k / -512 along Horner's chain) and ln 2, one multiply less
+// -2 log(j 2^-24) for j in [1, 2^24], the reduction of ga_rng_log24 with
+// the factor -2 folded in exactly: T = -2t (exact), Horner in T with the
+// coefficients of a degree-7 q (tools/fit_rng_poly.py, q(0) = -1/2; one
+// term less than ga_rng_log24's) scaled by (-2)^k / 256, -2 ln 2.  spec/c
+// checks it over every j.
 GA_RNG_FN float ga_rng_m2log24(ga_rng_u32 j) {
   ga_rng_u32 b = ga_rng_fbits((float)j);
   int e = (int)(b - 0x3f2aaaabu) >> 23;
   float T = GA_RNG_FMAF(ga_rng_bitsf(b - ((ga_rng_u32)e << 23)), -2.0f, 2.0f);   // -2t, exact
-  float q = GA_RNG_FMAF(T, 2.529069607e-04f, 5.470611504e-04f);   // c8 / -512, c7 / 256
-  q = GA_RNG_FMAF(T, q, 9.505613125e-04f);    // ..., c_k (-2)^(8-k) / -512
-  q = GA_RNG_FMAF(T, q, 2.187681152e-03f);
-  q = GA_RNG_FMAF(T, q, 5.213219672e-03f);
-  q = GA_RNG_FMAF(T, q, 1.250671688e-02f);
-  q = GA_RNG_FMAF(T, q, 3.124964610e-02f);
-  q = GA_RNG_FMAF(T, q, 8.333302289e-02f);
+  float q = GA_RNG_FMAF(T, 5.398491630e-04f, 1.181421336e-03f);
+  q = GA_RNG_FMAF(T, q, 2.194113797e-03f);
+  q = GA_RNG_FMAF(T, q, 5.147601478e-03f);
+  q = GA_RNG_FMAF(T, q, 1.250494923e-02f);
+  q = GA_RNG_FMAF(T, q, 3.125529736e-02f);
+  q = GA_RNG_FMAF(T, q, 8.333316445e-02f);
   q = GA_RNG_FMAF(T, q, 0.25f);               // -q / 2
   float l = GA_RNG_FMAF(GA_RNG_MULF(T, T), q, T);          // -2 log1p(t)
   return GA_RNG_FMAF((float)(e - 24), -1.386294364f, l);

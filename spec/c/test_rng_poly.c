@@ -90,6 +90,16 @@ int main(void) {
     if (u > worst_log) { worst_log = u; at_log = j; }
   }
   CHECK(ga_rng_log24(0x1000000u) == 0.0f, "log(1) = %g", ga_rng_log24(0x1000000u));
+  /* -2 log, the normal draw's (its own, shorter polynomial) */
+  double worst_m2 = 0;
+  uint32_t at_m2 = 0;
+  for (uint32_t j = 1; j < 0x1000000u; j++) {
+    double u = ulps(ga_rng_m2log24(j), -2.0 * log(ldexp((double)j, -24)));
+    if (u > worst_m2) { worst_m2 = u; at_m2 = j; }
+  }
+  CHECK(ga_rng_m2log24(0x1000000u) == 0.0f, "-2 log(1) = %g", ga_rng_m2log24(0x1000000u));
+  printf("rng -2 log: %.3f ulp (j=%u)\n", worst_m2, at_m2);
+  CHECK(worst_m2 <= 2.0, "-2 log within 2 ulp: %.3f", worst_m2);
   for (uint32_t j = 0; j < 0x1000000u; j++) {
     float s, c;
     ga_rng_sincos24(j, &s, &c);
