@@ -6,7 +6,8 @@
 // GA_RNG_E (values per thread), GA_RNG_STD (1: a standard normal draw,
 // no loc/scale fma: ga_rng_std), GA_RNG_U (Philox blocks a thread makes per
 // step of the aligned loop) and GA_RNG_CS (1: streaming stores); before
-// kernels/ga_philox.cuh, GA_RNG_SC (ga_rng_normf's sin/cos).
+// kernels/ga_philox.cuh, GA_RNG_SC (ga_rng_normf's sin/cos); GA_RNG_NREG
+// (0 or the float32 normal kernel's register bound).
 #if GA_RNG_KIND == 0
 typedef float4 ga_rng_vec;
 GA_RNG_FN ga_rng_vec ga_rng_vals(const ga_rng_args *a, ga_rng_w4 w) {
@@ -36,6 +37,19 @@ GA_RNG_FN void ga_rng_put(ga_rng_vec *p, ga_rng_vec v) {
 #endif
 }
 
+// the first m (< E, or E) values of v (constant indices: no local memory)
+GA_RNG_FN void ga_rng_tail(GA_RNG_OUT *o, ga_rng_vec v, int m) {
+#if GA_RNG_KIND == 0
+  if (m > 0) o[0] = v.x;
+  if (m > 1) o[1] = v.y;
+  if (m > 2) o[2] = v.z;
+  if (m > 3) o[3] = v.w;
+#else
+  if (m > 0) o[0] = v.x;
+  if (m > 1) o[1] = v.y;
+#endif
+}
+
 // The aligned draw (off % 4 == 0, out 16-byte aligned): thread t makes the
 // whole blocks t, t + stride, ... (block b: Philox counter off / 4 + b,
 // values bE .. bE+E-1), U at a time; the thread whose turn falls on the
@@ -62,15 +76,22 @@ GA_RNG_FN void ga_rng_aligned(ga_rng_vec *out, long long n, unsigned long long o
   }
   if (t == nw && nw * GA_RNG_E < n) {
     ga_rng_vec v = ga_rng_vals(&a, ga_philox(c0 + (ga_rng_u64)nw, a.s, 0, a.k0, a.k1));
-    GA_RNG_OUT *o = (GA_RNG_OUT *)(out + nw);
-    const GA_RNG_OUT *pv = (const GA_RNG_OUT *)&v;
-    for (int j = 0; j < GA_RNG_E && nw * GA_RNG_E + j < n; j++) o[j] = pv[j];
+    ga_rng_tail((GA_RNG_OUT *)(out + nw), v, (int)(n - nw * GA_RNG_E));
   }
 }
 #endif
 
-extern "C" __global__ void ga_rand(GA_RNG_OUT *out, long long n, unsigned long long off, ga_rng_args a) {
-#if GA_RNG_KIND == 0 && GA_RNG_DIST == GA_RNG_NORMAL && GA_RNG_SC
+// float32 normals: at most GA_RNG_NREG registers (40: 6 blocks of 256 per
+// SM, not 4 as with the 55 NVRTC takes otherwise, for 1% more SASS)
+// (#if sees numbers only: GA_RNG_NORMAL is an enum, 1)
+static_assert(GA_RNG_NORMAL == 1, "GA_RNG_NORMAL is 1 in the #if lines below");
+#if GA_RNG_KIND == 0 && GA_RNG_DIST == 1 && GA_RNG_NREG
+#define GA_RNG_BOUNDS __maxnreg__(GA_RNG_NREG)
+#else
+#define GA_RNG_BOUNDS
+#endif
+extern "C" __global__ void GA_RNG_BOUNDS ga_rand(GA_RNG_OUT *out, long long n, unsigned long long off, ga_rng_args a) {
+#if GA_RNG_KIND == 0 && GA_RNG_DIST == 1 && GA_RNG_SC
   GA_RNG_SC_LOAD();   // the sin/cos table of ga_rng_sincos24t
 #endif
 #if GA_RNG_KIND <= 1
@@ -93,10 +114,7 @@ extern "C" __global__ void ga_rand(GA_RNG_OUT *out, long long n, unsigned long l
 #if GA_RNG_KIND <= 1
     ga_rng_vec v = ga_rng_vals(&a, w);
     if (whole) *(ga_rng_vec *)(out + i0) = v;
-    else {
-      const GA_RNG_OUT *pv = (const GA_RNG_OUT *)&v;
-      for (int j = 0; j < GA_RNG_E && i0 + j < n; j++) out[i0 + j] = pv[j];
-    }
+    else ga_rng_tail(out + i0, v, (int)(n - i0 < GA_RNG_E ? n - i0 : GA_RNG_E));
 #else
     ga_rng_u64 v[4];
     ga_rng_ints(GA_RNG_DIST, &a, pos, w, v);

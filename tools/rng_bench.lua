@@ -4,10 +4,11 @@
 -- one process per variant (GA_RNG_TUNE is read once), and prints TB/s.
 -- From the repository root:
 --   LUA_PATH="lua/?.lua;lua/?/init.lua" LUA_CPATH="build/?.so" lua5.4 tools/rng_bench.lua
--- GA_RNG_TUNE="u,cs,sc": u Philox blocks per thread per step of the aligned
+-- GA_RNG_TUNE="u,cs,sc,nreg": u Philox blocks per thread per step of the aligned
 -- loop (1..4; default 2), cs 1 for streaming (st.global.cs) stores (default
 -- 0), sc 0 for the old quadrant sin/cos polynomial instead of the table
--- (default 1; sc 0 gives other values than the host: timing only).  With
+-- (default 1; sc 0 gives other values than the host: timing only), nreg
+-- the float32 normal kernel's register bound (default 40; 0 none).  With
 -- an argument "one" it times the current process's variant only (the
 -- child's part); "one" is also what to run under ncu.
 local ga = require "gpuarray"
@@ -42,7 +43,8 @@ if arg[1] == "one" then
 else
   print("device: " .. ga.cuda.Device(0).name)
   local lp, lc = os.getenv("LUA_PATH") or "", os.getenv("LUA_CPATH") or ""
-  for _, v in ipairs({ "2,0,1", "1,0,1", "4,0,1", "2,1,1", "2,0,0", "1,0,0", "2,0,1" }) do
+  for _, v in ipairs({ "2,0,1,40", "2,0,1,48", "2,0,1,0", "1,0,1,40", "4,0,1,40", "2,1,1,40", "2,0,0,40",
+                           "2,0,1,40" }) do
     local cmd = string.format("GA_RNG_TUNE=%s LUA_PATH=%q LUA_CPATH=%q lua5.4 tools/rng_bench.lua one", v, lp, lc)
     local ok = os.execute(cmd)
     if not ok then print("variant " .. v .. " failed") end
