@@ -147,10 +147,12 @@ GA_RNG_FN void ga_rng_sincos24(ga_rng_u32 j, float *s, float *c) {
 // sin and cos of 2 pi j / 2^24 from the top 24 bits j of the word w, by a
 // table: j = i 2^16 + f exactly (f in [-2^15, 2^15)), (sin, cos)(2 pi i /
 // 256) correctly rounded from ga_rng_sc256 (tools/gen_rng_sctab.py), and
-// the angle b = 2 pi f 2^-24 (|b| <= pi / 256) by sin b = F (k1 + k3 F^2),
-// cos b = 1 + k2 F^2 (the next terms are below 2e-10 relative), F = f:
-// s = sa cb + (ca sb + sa lo), c = ca cb - (sa sb - ca lo).  On the GPU the table is in shared
-// memory (the kernel loads it: GA_RNG_SC_LOAD), on the host this array.
+// the angle b = 2 pi f 2^-24 (|b| <= pi / 256) by sin b = F (k1 + k3 F^2)
+// (k1 as hi + lo), cos b = 1 + k2 F^2 (the next terms are below 2e-10
+// relative), F = f:
+// s = sa + (sa (cb - 1) + (ca sb + sa lo)), c likewise (1.46 ulp; spec/c
+// checks every angle).  On the GPU the table is in shared memory (the
+// kernel loads it: GA_RNG_SC_LOAD), on the host this array.
 #ifdef __CUDACC__
 #define GA_RNG_TABLE static __device__ const
 #else
