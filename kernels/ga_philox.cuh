@@ -46,6 +46,34 @@ GA_RNG_FN ga_rng_w4 ga_philox(ga_rng_u64 ctr, ga_rng_u32 c2, ga_rng_u32 c3, ga_r
   return o;
 }
 
+// The 10 round keys of a key (the kernel takes them precomputed, as
+// parameters: no register holds them), and ga_philox with them.
+typedef struct ga_rng_keys { ga_rng_u32 k0[10], k1[10]; } ga_rng_keys;
+GA_RNG_FN ga_rng_keys ga_rng_keys_of(ga_rng_u32 k0, ga_rng_u32 k1) {
+  ga_rng_keys K;
+  for (int r = 0; r < 10; r++) {
+    K.k0[r] = k0;
+    K.k1[r] = k1;
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  return K;
+}
+GA_RNG_FN ga_rng_w4 ga_philox_k(ga_rng_u64 ctr, ga_rng_u32 c2, ga_rng_u32 c3, const ga_rng_keys *K) {
+  ga_rng_u32 c0 = (ga_rng_u32)ctr, c1 = (ga_rng_u32)(ctr >> 32);
+  for (int r = 0; r < 10; r++) {
+    ga_rng_u32 hi0 = ga_rng_mulhi(0xD2511F53u, c0), lo0 = 0xD2511F53u * c0;
+    ga_rng_u32 hi1 = ga_rng_mulhi(0xCD9E8D57u, c2), lo1 = 0xCD9E8D57u * c2;
+    c0 = hi1 ^ c1 ^ K->k0[r];
+    c1 = lo1;
+    c2 = hi0 ^ c3 ^ K->k1[r];
+    c3 = lo0;
+  }
+  ga_rng_w4 o;
+  o.w[0] = c0; o.w[1] = c1; o.w[2] = c2; o.w[3] = c3;
+  return o;
+}
+
 // Words pos .. pos+3 of substream s.
 GA_RNG_FN ga_rng_w4 ga_rng_words(ga_rng_u64 pos, ga_rng_u32 s, ga_rng_u32 k0, ga_rng_u32 k1) {
   ga_rng_w4 a = ga_philox(pos >> 2, s, 0, k0, k1);

@@ -7,7 +7,8 @@
 // no loc/scale fma: ga_rng_std), GA_RNG_U (Philox blocks a thread makes per
 // step of the aligned loop) and GA_RNG_CS (1: streaming stores); before
 // kernels/ga_philox.cuh, GA_RNG_SC (ga_rng_normf's sin/cos); GA_RNG_NREG
-// (0 or the float32 normal kernel's register bound).
+// (0 or the float32 normal kernel's register bound).  K: the round keys of
+// a.k0, a.k1 (ga_rng_keys_of).
 #if GA_RNG_KIND == 0
 typedef float4 ga_rng_vec;
 GA_RNG_FN ga_rng_vec ga_rng_vals(const ga_rng_args *a, ga_rng_w4 w) {
@@ -54,7 +55,8 @@ GA_RNG_FN void ga_rng_tail(GA_RNG_OUT *o, ga_rng_vec v, int m) {
 // whole blocks t, t + stride, ... (block b: Philox counter off / 4 + b,
 // values bE .. bE+E-1), U at a time; the thread whose turn falls on the
 // partial last block writes its head.
-GA_RNG_FN void ga_rng_aligned(ga_rng_vec *out, long long n, unsigned long long off, const ga_rng_args &a) {
+GA_RNG_FN void ga_rng_aligned(ga_rng_vec *out, long long n, unsigned long long off, const ga_rng_args &a,
+                              const ga_rng_keys &K) {
   long long nw = n / GA_RNG_E, stride = (long long)gridDim.x * blockDim.x;
   long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   ga_rng_u64 c0 = off >> 2;
@@ -65,14 +67,14 @@ GA_RNG_FN void ga_rng_aligned(ga_rng_vec *out, long long n, unsigned long long o
     for (; u + (GA_RNG_U - 1) * s32 < n32; u += GA_RNG_U * s32) {
       ga_rng_w4 w[GA_RNG_U];
 #pragma unroll
-      for (int k = 0; k < GA_RNG_U; k++) w[k] = ga_philox(((ga_rng_u64)hi << 32) | (lo + u + k * s32), a.s, 0, a.k0, a.k1);
+      for (int k = 0; k < GA_RNG_U; k++) w[k] = ga_philox_k(((ga_rng_u64)hi << 32) | (lo + u + k * s32), a.s, 0, &K);
 #pragma unroll
       for (int k = 0; k < GA_RNG_U; k++) ga_rng_put(out + (u + k * s32), ga_rng_vals(&a, w[k]));
     }
-    for (; u < n32; u += s32) ga_rng_put(out + u, ga_rng_vals(&a, ga_philox(((ga_rng_u64)hi << 32) | (lo + u), a.s, 0, a.k0, a.k1)));
+    for (; u < n32; u += s32) ga_rng_put(out + u, ga_rng_vals(&a, ga_philox_k(((ga_rng_u64)hi << 32) | (lo + u), a.s, 0, &K)));
     t = u;
   } else {
-    for (; t < nw; t += stride) ga_rng_put(out + t, ga_rng_vals(&a, ga_philox(c0 + (ga_rng_u64)t, a.s, 0, a.k0, a.k1)));
+    for (; t < nw; t += stride) ga_rng_put(out + t, ga_rng_vals(&a, ga_philox_k(c0 + (ga_rng_u64)t, a.s, 0, &K)));
   }
   if (t == nw && nw * GA_RNG_E < n) {
     ga_rng_vec v = ga_rng_vals(&a, ga_philox(c0 + (ga_rng_u64)nw, a.s, 0, a.k0, a.k1));
@@ -81,8 +83,8 @@ GA_RNG_FN void ga_rng_aligned(ga_rng_vec *out, long long n, unsigned long long o
 }
 #endif
 
-// float32 normals: at most GA_RNG_NREG registers (40: 6 blocks of 256 per
-// SM, not 4 as with the 55 NVRTC takes otherwise, for 1% more SASS)
+// float32 normals: at most GA_RNG_NREG registers where not 0 (a timing
+// variant: the kernel takes 32 by itself, 8 blocks of 256 per SM)
 // (#if sees numbers only: GA_RNG_NORMAL is an enum, 1)
 static_assert(GA_RNG_NORMAL == 1, "GA_RNG_NORMAL is 1 in the #if lines below");
 #if GA_RNG_KIND == 0 && GA_RNG_DIST == 1 && GA_RNG_NREG
@@ -90,13 +92,14 @@ static_assert(GA_RNG_NORMAL == 1, "GA_RNG_NORMAL is 1 in the #if lines below");
 #else
 #define GA_RNG_BOUNDS
 #endif
-extern "C" __global__ void GA_RNG_BOUNDS ga_rand(GA_RNG_OUT *out, long long n, unsigned long long off, ga_rng_args a) {
+extern "C" __global__ void GA_RNG_BOUNDS ga_rand(GA_RNG_OUT *out, long long n, unsigned long long off, ga_rng_args a,
+                                                 ga_rng_keys K) {
 #if GA_RNG_KIND == 0 && GA_RNG_DIST == 1 && GA_RNG_SC
   GA_RNG_SC_LOAD();   // the sin/cos table of ga_rng_sincos24t
 #endif
 #if GA_RNG_KIND <= 1
   if ((off & 3) == 0 && ((unsigned long long)out & 15) == 0) {
-    ga_rng_aligned((ga_rng_vec *)out, n, off, a);
+    ga_rng_aligned((ga_rng_vec *)out, n, off, a, K);
     return;
   }
 #endif

@@ -26,14 +26,14 @@ static int values_per_thread(const ga_rand_call *c) {
  * by the table (1) or ga_rng_sincos24 (0: other values than the host's, a
  * timing variant only); nreg: the float32 normal kernel's register bound
  * (0: none).  GA_RNG_TUNE="u,cs[,sc[,nreg]]" picks others, for
- * tools/rng_bench.lua; default 2,0,1,40. */
+ * tools/rng_bench.lua; default 2,0,1,0. */
 typedef struct rand_gen { int dist, dtype, e, std, u, cs, sc, nreg; } rand_gen;
 
 static void tune(rand_gen *g) {
-  static int got, tu = 2, tcs = 0, tsc = 1, tnreg = 40;
+  static int got, tu = 2, tcs = 0, tsc = 1, tnreg = 0;
   if (!got) {
     const char *env = getenv("GA_RNG_TUNE");
-    int a, b, c = 1, d = 40;
+    int a, b, c = 1, d = 0;
     if (env && sscanf(env, "%d,%d,%d,%d", &a, &b, &c, &d) >= 2 && a >= 1 && a <= 4 && (b == 0 || b == 1) &&
         (c == 0 || c == 1) && (d == 0 || (d >= 24 && d <= 255))) {
       tu = a;
@@ -51,7 +51,7 @@ static void tune(rand_gen *g) {
 
 static rand_gen make_gen(const ga_rand_call *c) {
   ga_rng_args a = {c->k0, c->k1, c->s, c->p0, c->p1, c->ilow, c->irange, c->pa, c->pb, c->pc};
-  rand_gen g = {c->dist, c->dtype, values_per_thread(c), ga_rng_std(c->dist, &a), 2, 0, 1, 40};
+  rand_gen g = {c->dist, c->dtype, values_per_thread(c), ga_rng_std(c->dist, &a), 2, 0, 1, 0};
   tune(&g);
   return g;
 }
@@ -108,7 +108,8 @@ int ga_cuda_rand(const ga_rand_call *c) {
     blocks = cap;
   }
   void *out = c->out;
-  void *args[] = {&out, &n, &off, &a};
-  size_t sizes[] = {sizeof(void *), sizeof n, sizeof off, sizeof a};
-  return ga_cuda_enqueue(c->device, c->stream, kernel, (unsigned)blocks, BLOCK, 0, 4, args, sizes);
+  ga_rng_keys K = ga_rng_keys_of(c->k0, c->k1);
+  void *args[] = {&out, &n, &off, &a, &K};
+  size_t sizes[] = {sizeof(void *), sizeof n, sizeof off, sizeof a, sizeof K};
+  return ga_cuda_enqueue(c->device, c->stream, kernel, (unsigned)blocks, BLOCK, 0, 5, args, sizes);
 }
