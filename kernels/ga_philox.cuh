@@ -566,9 +566,12 @@ GA_RNG_FN float ga_rng_m2log24(ga_rng_u32 j) {
 // sqrt without its special-argument branch (x = 0 gives 0: s = 0 * y)
 #ifdef __CUDACC__
 GA_RNG_FN float ga_rng_sqrtf_pos(float x) {
-  float y;
-  // x + 2^-100 is x for the x > 0 a draw makes (>= 1.2e-7), 2^-100 for 0
-  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(__fadd_rn(x, 7.88860905e-31f)));
+  float y, x1 = __fadd_rn(x, 7.88860905e-31f);   // x for the x > 0 a draw makes (>= 1.2e-7), 2^-100 for 0
+#ifdef GA_RNG_RSQRT_APPROX   // tools/rng_emu: the emulation's stand-in
+  y = GA_RNG_RSQRT_APPROX(x1);
+#else
+  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x1));
+#endif
   float s = __fmul_rn(x, y), h = __fmul_rn(y, 0.5f);
   return __fmaf_rn(__fmaf_rn(-s, s, x), h, s);
 }
