@@ -563,7 +563,12 @@ GA_RNG_FN float ga_rng_m2log24(ga_rng_u32 j) {
 }
 
 // sqrt(x) for x >= 0 (x in [0, 34)), correctly rounded: the GPU's IEEE
-// sqrt without its special-argument branch (x = 0 gives 0: s = 0 * y)
+// sqrt without its special-argument branch.  These are the five
+// instructions NVRTC emits for __fsqrt_rn's fast path (x in [2^-101,
+// 2^126): MUFU.RSQ, x y, y / 2, one Newton step), which the IEEE sqrt.rn
+// guarantees correctly rounded, so the host's sqrtf gives the same bits.
+// (Not with any rsqrt 1 ulp off: a few inputs in 10^7 would round wrong.)
+// x = 0 gives 0: y = rsqrt(2^-100), s = 0 * y.
 #ifdef __CUDACC__
 GA_RNG_FN float ga_rng_sqrtf_pos(float x) {
   float y, x1 = __fadd_rn(x, 7.88860905e-31f);   // x for the x > 0 a draw makes (>= 1.2e-7), 2^-100 for 0

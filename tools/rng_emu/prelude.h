@@ -38,11 +38,9 @@ static inline float __uint_as_float(unsigned u) { float x; memcpy(&x, &u, 4); re
 static inline long long __double_as_longlong(double x) { long long u; memcpy(&u, &x, 8); return u; }
 static inline double __longlong_as_double(long long u) { double x; memcpy(&x, &u, 8); return x; }
 static inline void sincospi(double x, double *s, double *c) { *s = sin(M_PI * x); *c = cos(M_PI * x); }
-// MUFU.RSQ's stand-in: any approximation within its error bound must give
-// the correctly rounded sqrt after the Newton step; this one is off by up
-// to 2^-22 relative, as the hardware may be
-static inline float emu_rsqrt(float x) {
-  float y = (float)(1.0 / sqrt((double)x));
-  return __uint_as_float(__float_as_uint(y) + (__float_as_uint(x) % 3) - 1);
-}
+// MUFU.RSQ's stand-in: the correctly rounded reciprocal square root (with
+// it the Newton step of ga_rng_sqrtf_pos is correctly rounded; on the GPU
+// the same five instructions are __fsqrt_rn's own fast path, which NVIDIA
+// guarantees correctly rounded with the hardware's MUFU.RSQ)
+static inline float emu_rsqrt(float x) { return (float)(1.0 / sqrt((double)x)); }
 #define GA_RNG_RSQRT_APPROX(x) emu_rsqrt(x)
