@@ -3,8 +3,106 @@
 // which words make which value), so the result does not depend on the grid.
 // Defined by the generator: GA_RNG_DIST, GA_RNG_OUT (the C type),
 // GA_RNG_KIND (0 float, 1 double, 2 integer, 3 rejection draw),
-// GA_RNG_E (values per thread).
-extern "C" __global__ void ga_rand(GA_RNG_OUT *out, long long n, unsigned long long off, ga_rng_args a) {
+// GA_RNG_E (values per thread), GA_RNG_STD (1: a standard normal draw,
+// no loc/scale fma: ga_rng_std), GA_RNG_U (Philox blocks a thread makes per
+// step of the aligned loop) and GA_RNG_CS (1: streaming stores); before
+// kernels/ga_philox.cuh, GA_RNG_SC (ga_rng_normf's sin/cos); GA_RNG_NREG
+// (0 or the float32 normal kernel's register bound).  K: the round keys of
+// a.k0, a.k1 (ga_rng_keys_of).
+#if GA_RNG_KIND == 0
+typedef float4 ga_rng_vec;
+GA_RNG_FN ga_rng_vec ga_rng_vals(const ga_rng_args *a, ga_rng_w4 w) {
+  float v[4];
+#if GA_RNG_STD
+  ga_rng_normf4(w, v);
+#else
+  ga_rng_floats(GA_RNG_DIST, a, w, v);
+#endif
+  return make_float4(v[0], v[1], v[2], v[3]);
+}
+#elif GA_RNG_KIND == 1
+typedef double2 ga_rng_vec;
+GA_RNG_FN ga_rng_vec ga_rng_vals(const ga_rng_args *a, ga_rng_w4 w) {
+  double v[2];
+  ga_rng_doubles(GA_RNG_DIST, a, w, v);
+  return make_double2(v[0], v[1]);
+}
+#endif
+
+#if GA_RNG_KIND <= 1
+GA_RNG_FN void ga_rng_put(ga_rng_vec *p, ga_rng_vec v) {
+#if GA_RNG_CS
+  __stcs(p, v);
+#else
+  *p = v;
+#endif
+}
+
+// the first m (< E, or E) values of v (constant indices: no local memory)
+GA_RNG_FN void ga_rng_tail(GA_RNG_OUT *o, ga_rng_vec v, int m) {
+#if GA_RNG_KIND == 0
+  if (m > 0) o[0] = v.x;
+  if (m > 1) o[1] = v.y;
+  if (m > 2) o[2] = v.z;
+  if (m > 3) o[3] = v.w;
+#else
+  if (m > 0) o[0] = v.x;
+  if (m > 1) o[1] = v.y;
+#endif
+}
+
+// The aligned draw (off % 4 == 0, out 16-byte aligned): thread t makes the
+// whole blocks t, t + stride, ... (block b: Philox counter off / 4 + b,
+// values bE .. bE+E-1), U at a time; the thread whose turn falls on the
+// partial last block writes its head.
+GA_RNG_FN void ga_rng_aligned(ga_rng_vec *out, long long n, unsigned long long off, const ga_rng_args &a,
+                              const ga_rng_keys &K) {
+  long long nw = n / GA_RNG_E, stride = (long long)gridDim.x * blockDim.x;
+  long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  ga_rng_u64 c0 = off >> 2;
+  if (nw < 0x7fffffffLL - stride * GA_RNG_U && (ga_rng_u32)c0 + (ga_rng_u64)nw <= 0xffffffffull) {
+    // 32-bit steps: counter word 1 is constant
+    unsigned lo = (unsigned)c0, hi = (unsigned)(c0 >> 32), n32 = (unsigned)nw, s32 = (unsigned)stride;
+    unsigned u = (unsigned)t;
+    for (; u + (GA_RNG_U - 1) * s32 < n32; u += GA_RNG_U * s32) {
+      ga_rng_w4 w[GA_RNG_U];
+#pragma unroll
+      for (int k = 0; k < GA_RNG_U; k++) w[k] = ga_philox_k(((ga_rng_u64)hi << 32) | (lo + u + k * s32), a.s, 0, &K);
+#pragma unroll
+      for (int k = 0; k < GA_RNG_U; k++) ga_rng_put(out + (u + k * s32), ga_rng_vals(&a, w[k]));
+    }
+    for (; u < n32; u += s32) ga_rng_put(out + u, ga_rng_vals(&a, ga_philox_k(((ga_rng_u64)hi << 32) | (lo + u), a.s, 0, &K)));
+    t = u;
+  } else {
+    for (; t < nw; t += stride) ga_rng_put(out + t, ga_rng_vals(&a, ga_philox_k(c0 + (ga_rng_u64)t, a.s, 0, &K)));
+  }
+  if (t == nw && nw * GA_RNG_E < n) {
+    ga_rng_vec v = ga_rng_vals(&a, ga_philox(c0 + (ga_rng_u64)nw, a.s, 0, a.k0, a.k1));
+    ga_rng_tail((GA_RNG_OUT *)(out + nw), v, (int)(n - nw * GA_RNG_E));
+  }
+}
+#endif
+
+// float32 normals: at most GA_RNG_NREG registers where not 0 (a timing
+// variant: the kernel takes 32 by itself, 8 blocks of 256 per SM)
+// (#if sees numbers only: GA_RNG_NORMAL is an enum, 1)
+static_assert(GA_RNG_NORMAL == 1, "GA_RNG_NORMAL is 1 in the #if lines below");
+#if GA_RNG_KIND == 0 && GA_RNG_DIST == 1 && GA_RNG_NREG
+#define GA_RNG_BOUNDS __maxnreg__(GA_RNG_NREG)
+#else
+#define GA_RNG_BOUNDS
+#endif
+extern "C" __global__ void GA_RNG_BOUNDS ga_rand(GA_RNG_OUT *out, long long n, unsigned long long off, ga_rng_args a,
+                                                 ga_rng_keys K) {
+#if GA_RNG_KIND == 0 && GA_RNG_DIST == 1 && GA_RNG_SC
+  GA_RNG_SC_LOAD();   // the sin/cos table of ga_rng_sincos24t
+#endif
+#if GA_RNG_KIND <= 1
+  if ((off & 3) == 0 && ((unsigned long long)out & 15) == 0) {
+    ga_rng_aligned((ga_rng_vec *)out, n, off, a, K);
+    return;
+  }
+#endif
   long long nt = (n + GA_RNG_E - 1) / GA_RNG_E;
   long long stride = (long long)gridDim.x * blockDim.x;
   for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < nt; t += stride) {
@@ -16,16 +114,10 @@ extern "C" __global__ void ga_rand(GA_RNG_OUT *out, long long n, unsigned long l
 #else
     ga_rng_w4 w = ga_rng_words(pos, a.s, a.k0, a.k1);
     bool whole = i0 + GA_RNG_E <= n && ((unsigned long long)(out + i0) & 15) == 0;
-#if GA_RNG_KIND == 0
-    float v[4];
-    ga_rng_floats(GA_RNG_DIST, &a, w, v);
-    if (whole) *(float4 *)(out + i0) = make_float4(v[0], v[1], v[2], v[3]);
-    else for (int j = 0; j < 4 && i0 + j < n; j++) out[i0 + j] = v[j];
-#elif GA_RNG_KIND == 1
-    double v[2];
-    ga_rng_doubles(GA_RNG_DIST, &a, w, v);
-    if (whole) *(double2 *)(out + i0) = make_double2(v[0], v[1]);
-    else for (int j = 0; j < 2 && i0 + j < n; j++) out[i0 + j] = v[j];
+#if GA_RNG_KIND <= 1
+    ga_rng_vec v = ga_rng_vals(&a, w);
+    if (whole) *(ga_rng_vec *)(out + i0) = v;
+    else ga_rng_tail(out + i0, v, (int)(n - i0 < GA_RNG_E ? n - i0 : GA_RNG_E));
 #else
     ga_rng_u64 v[4];
     ga_rng_ints(GA_RNG_DIST, &a, pos, w, v);

@@ -39,8 +39,9 @@ describe("the Philox4x32-10 stream", function()
                          { 4, "float64" }, { 2, "int64", 6 }, { 2, "int64", 0 }, { 2, "uint64", 1 << 40 },
                          { 2, "int8", 100 }, { 2, "int32", 7 }, { 3, "uint32" }, { 5, "float32" },
                          { 5, "float64" }, { 6, "int64" }, { 7, "int64" }, { 8, "int64" }, { 9, "int64" },
-                         { 10, "int64" }, { 11, "float32" }, { 11, "float64" } } do
-      assert.is_true(core._compile_random(c[1], c[2], c[3], 90) > 0, c[1] .. " " .. c[2])
+                         { 10, "int64" }, { 11, "float32" }, { 11, "float64" },
+                         { 1, "float32", 0, 2.0 }, { 1, "float64", 0, 2.0 } } do   -- c[4]: scale (1: standard)
+      assert.is_true(core._compile_random(c[1], c[2], c[3], 90, c[4]) > 0, c[1] .. " " .. c[2])
     end
   end)
 end)

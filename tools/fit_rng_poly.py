@@ -30,6 +30,14 @@ q = (np.log1p(t) - t) / t**2
 cq, e = lawson(t, q, lambda x: np.vander(x, 9, increasing=True), t**2 / np.abs(np.log1p(t)))
 print("log1p q (t^0..t^8), max rel", e)
 for v in f32(cq): print("  %.9e" % v)
+# the normal draw's -2 log (ga_rng_m2log24): q of degree 7 with q(0) = -1/2
+# exactly, (q + 1/2) / t fitted; printed scaled for Horner in T = -2t:
+# coefficient of t^k times (-2)^(7-k) / 256
+r = (q + 0.5) / t
+cr, e = lawson(t, r, lambda x: np.vander(x, 7, increasing=True), t**3 / np.abs(np.log1p(t)))
+print("-2 log1p: q (t^7..t^0) scaled for T = -2t, max rel", e)
+cm = [-0.5] + f32(cr)
+for k in range(7, -1, -1): print("  %.9e" % float(np.float32(cm[k]) * np.float32((-2.0) ** (7 - k) / 256)))
 # sin: S(z) = sin(2 pi y) / y, z = y^2; relative error = dS / S
 y = np.cos(np.linspace(0, np.pi / 2, n)) / 8.0
 y = y[y > 1e-7]

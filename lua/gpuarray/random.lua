@@ -6,8 +6,8 @@
 -- and k (kernels/ga_philox.cuh, the same text compiled by NVRTC and by the C
 -- compiler).  So for one seed the GPU and the host give the **same bits**
 -- for uniform, integer, bit, normal and exponential draws (their log and
--- sin/cos are polynomials of our own, one IEEE operation at a time in one
--- order, within 1-2 ulp of the true values); nor does a result depend on the GPU
+-- sin/cos are our own: polynomials, a table for float32 sin/cos, one IEEE
+-- operation at a time in one order, within 1-2 ulp of the true values); nor does a result depend on the GPU
 -- model, the launch or how a draw is split: `rand(n)` then `rand(m)` gives
 -- the values of `rand(n + m)`.
 --

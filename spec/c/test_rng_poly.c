@@ -90,6 +90,16 @@ int main(void) {
     if (u > worst_log) { worst_log = u; at_log = j; }
   }
   CHECK(ga_rng_log24(0x1000000u) == 0.0f, "log(1) = %g", ga_rng_log24(0x1000000u));
+  /* -2 log, the normal draw's (its own, shorter polynomial) */
+  double worst_m2 = 0;
+  uint32_t at_m2 = 0;
+  for (uint32_t j = 1; j < 0x1000000u; j++) {
+    double u = ulps(ga_rng_m2log24(j), -2.0 * log(ldexp((double)j, -24)));
+    if (u > worst_m2) { worst_m2 = u; at_m2 = j; }
+  }
+  CHECK(ga_rng_m2log24(0x1000000u) == 0.0f, "-2 log(1) = %g", ga_rng_m2log24(0x1000000u));
+  printf("rng -2 log: %.3f ulp (j=%u)\n", worst_m2, at_m2);
+  CHECK(worst_m2 <= 2.0, "-2 log within 2 ulp: %.3f", worst_m2);
   for (uint32_t j = 0; j < 0x1000000u; j++) {
     float s, c;
     ga_rng_sincos24(j, &s, &c);
@@ -100,6 +110,19 @@ int main(void) {
     if (j % 0x400000u == 0) { us = s == 0.0f || (j % 0x800000u && fabsf(s) == 1.0f) ? 0 : us; uc = 0; }
     if (us > worst_sin) { worst_sin = us; at_sin = j; }
     if (uc > worst_cos) { worst_cos = uc; at_cos = j; }
+  }
+  /* the table's sin/cos (the normal draw's), over every 24-bit angle */
+  double worst_tsin = 0, worst_tcos = 0;
+  uint32_t at_tsin = 0, at_tcos = 0;
+  for (uint32_t j = 0; j < 0x1000000u; j++) {
+    float s, c;
+    ga_rng_sincos24t(j << 8 | (j & 0xff), &s, &c);   /* the low 8 bits are not used */
+    double a = 2.0 * 3.14159265358979323846 * ldexp((double)j, -24);
+    double us = ulps(s, sin(a)), uc = ulps(c, cos(a));
+    if (j % 0x400000u == 0) { us = s == 0.0f || (j % 0x800000u && fabsf(s) == 1.0f) ? 0 : us; uc = 0; }
+    if (j % 0x400000u == 0 && !(j % 0x800000u)) uc = fabsf(c) == 1.0f ? 0 : INFINITY;
+    if (us > worst_tsin) { worst_tsin = us; at_tsin = j; }
+    if (uc > worst_tcos) { worst_tcos = uc; at_tcos = j; }
   }
   /* whole normals from a spread of word pairs */
   uint32_t x = 2463534242u;
@@ -120,6 +143,9 @@ int main(void) {
   CHECK(worst_log <= 2.0, "log24 within 2 ulp: %.3f", worst_log);
   CHECK(worst_sin <= 2.0, "sin within 2 ulp: %.3f", worst_sin);
   CHECK(worst_cos <= 2.0, "cos within 2 ulp: %.3f", worst_cos);
+  printf("rng table sin/cos: sin %.3f ulp (j=%u), cos %.3f (j=%u)\n", worst_tsin, at_tsin, worst_tcos, at_tcos);
+  CHECK(worst_tsin <= 2.0, "table sin within 2 ulp: %.3f", worst_tsin);
+  CHECK(worst_tcos <= 2.0, "table cos within 2 ulp: %.3f", worst_tcos);
   CHECK(worst_norm <= 4.0, "normal within 4 ulp: %.3f", worst_norm);
   printf("%d passed, %d failed\n", n_pass, n_fail);
   return n_fail != 0;

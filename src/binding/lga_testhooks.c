@@ -331,6 +331,7 @@ static char *random_source(lua_State *L, const char *fname) {
   c.dist = (int)luaL_checkinteger(L, 1);
   c.dtype = lga_opt_dtype(L, 2, fname, GA_FLOAT32);
   c.irange = (uint64_t)luaL_optinteger(L, 3, 0);
+  c.p1 = luaL_optnumber(L, 5, 1.0);   /* 1 (with p0 0): the standard normal kernel */
   int64_t words;
   if (ga_rand_plan(&c, &words)) lga_fail(L, fname);
   char *src = GPU->rand_source(&c);
