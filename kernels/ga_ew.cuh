@@ -16,8 +16,12 @@
 // directives).  Operand k is _ga_p<k> in memory, _ga_v<k> in registers;
 // the loop index is i.
 //  - dense (1-d; every operand contiguous, broadcast or a scalar): each
-//    thread moves VEC consecutive elements with aligned vector accesses,
-//    the last partial group one by one;
+//    thread moves ILP groups of VEC consecutive elements with aligned
+//    vector accesses (all its loads issued before its first element is
+//    computed), the last partial block one by one; GA_EW_ILP (default 1),
+//    GA_EW_GRID_STRIDE (a fixed grid looping over the blocks' spans) and
+//    GA_EW_NC (ld.global.nc loads, st.global.cs stores) are set only by
+//    ElementwiseKernel (cuda/ga_cuda_ewk.c);
 //  - strided: grid-stride loop; the flat index decomposed over the
 //    collapsed shape (the outermost index needs no division) gives each
 //    operand's byte offset _ga_o<k>;
