@@ -22,7 +22,9 @@ assert(not (ilp == 1 and src:find("#define GA_EW_ILP [24]")), "GA_EW_ILP defined
 assert((grid > 0) == (src:find("#define GA_EW_GRID_STRIDE 1\n", 1, true) ~= nil), "GA_EW_GRID_STRIDE")
 assert((nc > 0) == (src:find("#define GA_EW_NC 1\n", 1, true) ~= nil), "GA_EW_NC")
 
-local ok_nvrtc = pcall(function() return ga.ElementwiseKernel("float32 x", "float32 y", "y = x"):compile({ "float32" }) end)
+local ok_nvrtc = pcall(function()
+  return ga.ElementwiseKernel("float32 x", "float32 y", "y = x"):compile({ "float32" })
+end)
 if ok_nvrtc then
   local f = ga.fuse(function(x, y, s) return ga.where(ga.less(x, y), ga.exp(x) * s, y:astype(x.dtype)), x * y end)
   -- vector groups of 16 bytes (float32, float16), 8 (int16 beside float32),
@@ -39,7 +41,9 @@ local checks = 0
 if ga.cuda.is_available() then
   local function close(got, want, tol, what)
     local ok, msg = ga.allclose(got, want, tol, tol, true), ""
-    if not ok then msg = "max |diff| " .. tostring(ga.max(ga.abs(got:astype("float64") - want:astype("float64"))):item()) end
+    if not ok then
+      msg = "max |diff| " .. tostring(ga.max(ga.abs(got:astype("float64") - want:astype("float64"))):item())
+    end
     assert(ok, what .. ": " .. msg)
     checks = checks + 1
   end
