@@ -1,5 +1,7 @@
 -- Timing of the dense ElementwiseKernel loop shapes (GPUARRAY_EWK_ILP,
--- GPUARRAY_EWK_GRID, GPUARRAY_EWK_NC; see src/cuda/ga_cuda_ewk.c) on the
+-- GPUARRAY_EWK_GRID, GPUARRAY_EWK_NC; see src/cuda/ga_cuda_ewk.c) and of
+-- fused float32 sin's branch-free fast pass (GPUARRAY_FUSE_SINPASS, see
+-- lua/gpuarray/fuse.lua; the last row repeats the first: drift) on the
 -- fusion keys: chain8_fuse_ms (issue 17's bar: torch.compile 0.187 ms on an
 -- H200), axpy_fuse_ms, gelu_fuse_ms, fma3 (a user ElementwiseKernel) and
 -- the built-in add of chain8's operands (2 reads + 1 write of 2^26 float32,
@@ -12,9 +14,11 @@
 local mode = arg and arg[1] or "all"
 
 if mode ~= "one" then
+  -- ILP, GRID, NC, FUSE_SINPASS
   local variants = {
-    { 1, 0, 0 }, { 2, 0, 0 }, { 4, 0, 0 }, { 1, 0, 1 }, { 2, 0, 1 },
-    { 1, 8, 0 }, { 2, 4, 0 }, { 2, 8, 0 }, { 2, 16, 0 }, { 2, 8, 1 },
+    { 1, 0, 0, 0 }, { 2, 0, 0, 0 }, { 4, 0, 0, 0 }, { 1, 0, 1, 0 }, { 2, 0, 1, 0 },
+    { 1, 8, 0, 0 }, { 2, 4, 0, 0 }, { 2, 8, 0, 0 }, { 2, 16, 0, 0 }, { 2, 8, 1, 0 },
+    { 1, 0, 0, 1 }, { 2, 0, 0, 1 }, { 2, 8, 0, 1 }, { 1, 0, 0, 0 },
   }
   local lua = "lua5.4"
   do
@@ -22,16 +26,16 @@ if mode ~= "one" then
     while arg and arg[i] do lua = arg[i]; i = i - 1 end
   end
   local me = arg and arg[0] or "bench/chain8_variants.lua"
-  print(string.format("%-22s %10s %10s %10s %10s %10s", "ILP GRID NC", "chain8_ms", "axpy_ms", "gelu_ms",
+  print(string.format("%-22s %10s %10s %10s %10s %10s", "ILP GRID NC SINPASS", "chain8_ms", "axpy_ms", "gelu_ms",
                       "fma3_ms", "add26_ms"))
   for _, v in ipairs(variants) do
-    local cmd = string.format("GPUARRAY_EWK_ILP=%d GPUARRAY_EWK_GRID=%d GPUARRAY_EWK_NC=%d %s %s one", v[1], v[2],
-                              v[3], lua, me)
+    local cmd = string.format("GPUARRAY_EWK_ILP=%d GPUARRAY_EWK_GRID=%d GPUARRAY_EWK_NC=%d GPUARRAY_FUSE_SINPASS=%d "
+                              .. "%s %s one", v[1], v[2], v[3], v[4], lua, me)
     local p = assert(io.popen(cmd))
     local out = p:read("a")
     p:close()
     local res = out:match("RESULT (.-)\n") or ("failed: " .. out:gsub("\n", " | "))
-    io.write(string.format("%-22s %s\n", string.format("%d %d %d", v[1], v[2], v[3]), res))
+    io.write(string.format("%-22s %s\n", string.format("%d %d %d %d", v[1], v[2], v[3], v[4]), res))
     io.flush()
   end
   return

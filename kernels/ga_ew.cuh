@@ -127,6 +127,14 @@ template <typename T> __device__ __forceinline__ void ga_ew_stcs(T *p, const ga_
 #define GA_EW_VLOAD(k, T) const ga_vec<T, GA_EW_VEC> &_ga_v##k = _ga_va##k[_ga_u];
 #define GA_EW_VLOADW(k, T) ga_vec<T, GA_EW_VEC> &_ga_v##k = _ga_va##k[_ga_u];
 #define GA_EW_VOUT GA_EW_VLOADW
+#if GA_EW_PASSES   // (a fused function's) fast pass; again, exactly, if it asks
+    bool _ga_again = false;
+#pragma unroll
+    for (int _ga_pass = 0; _ga_pass < 2; _ga_pass++) {
+      if (_ga_pass && !__builtin_expect(_ga_again, 0)) break;
+#else
+    {
+#endif
 #pragma unroll
     for (int _ga_u = 0; _ga_u < GA_EW_ILP; _ga_u++) {
       const GA_IT _ga_base = _ga_blk + ((GA_IT)_ga_u * GA_EW_BLOCK + threadIdx.x) * GA_EW_VEC;
@@ -136,6 +144,7 @@ template <typename T> __device__ __forceinline__ void ga_ew_stcs(T *p, const ga_
         [[maybe_unused]] GA_IT i = _ga_base + _ga_j;
 //@vbody
       }
+    }
     }
 #pragma unroll
     for (int _ga_u = 0; _ga_u < GA_EW_ILP; _ga_u++) {
@@ -149,6 +158,10 @@ template <typename T> __device__ __forceinline__ void ga_ew_stcs(T *p, const ga_
 #endif
   for (int _ga_u = 0; _ga_u < GA_EW_ILP; _ga_u++) {
     const GA_IT _ga_base = _ga_blk + ((GA_IT)_ga_u * GA_EW_BLOCK + threadIdx.x) * GA_EW_VEC;
+#if GA_EW_PASSES
+    [[maybe_unused]] bool _ga_again = false;
+    const int _ga_pass = 1;
+#endif
     for (GA_IT i = _ga_base; i < _ga_n && i < _ga_base + GA_EW_VEC; i++) {
 //@dbody
     }
@@ -201,6 +214,10 @@ template <typename T> __device__ __forceinline__ void ga_ew_stcs(T *p, const ga_
   for (GA_IT i = (GA_IT)blockIdx.x * blockDim.x + threadIdx.x; i < _ga_n; i += (GA_IT)gridDim.x * blockDim.x) {
     GA_IT _ga_r = i GA_EW_OFFSETS;
     GA_EW_DSTEPS
+#if GA_EW_PASSES
+    [[maybe_unused]] bool _ga_again = false;
+    const int _ga_pass = 1;
+#endif
 //@sbody
   }
 #endif

@@ -1,6 +1,7 @@
 -- The dense ElementwiseKernel loop shapes that the environment selects
 -- (GPUARRAY_EWK_ILP, GPUARRAY_EWK_GRID, GPUARRAY_EWK_NC, read once per
--- process), run in a subprocess by spec/fuse_spec.lua:
+-- process) and GPUARRAY_FUSE_SINPASS, run in a subprocess by
+-- spec/fuse_spec.lua:
 --
 --   lua5.4 spec/fuse_child.lua ILP GRID NC
 --
@@ -22,6 +23,10 @@ assert(not (ilp == 1 and src:find("#define GA_EW_ILP [24]")), "GA_EW_ILP defined
 assert((grid > 0) == (src:find("#define GA_EW_GRID_STRIDE 1\n", 1, true) ~= nil), "GA_EW_GRID_STRIDE")
 assert((nc > 0) == (src:find("#define GA_EW_NC 1\n", 1, true) ~= nil), "GA_EW_NC")
 
+local sinpass = os.getenv("GPUARRAY_FUSE_SINPASS") == "1"
+local fsin2 = ga.fuse(function(x) return ga.sin(x) * 2 end, { name = "fsin2" })
+assert(sinpass == (fsin2:source(x0):find("#define GA_EW_PASSES 1\n", 1, true) ~= nil), "GA_EW_PASSES")
+assert(not H.ones(4, "float16") or not fsin2:source(H.ones(4, "float16")):find("GA_EW_PASSES 1", 1, true))
 local ok_nvrtc = pcall(function()
   return ga.ElementwiseKernel("float32 x", "float32 y", "y = x"):compile({ "float32" })
 end)
@@ -33,6 +38,8 @@ if ok_nvrtc then
     local x = H.ones(1000, dt)
     assert(f:compile(x, x, 2.5) == 1, dt)
   end
+  assert(fsin2:compile(H.ones(1000, "float32")) == 1)
+  assert(fsin2:compile(H.ones({ 30, 40 }, "float32")[{ {}, { 1, 20 } }]) == 1)   -- strided
   local g = ga.fuse(function(a, b, c, d) return a * d, b * d, c end)
   assert(g:compile(H.ones(1000, "int16"), H.ones(1000, "int8"), H.ones(1000, "bool"), H.ones(1000, "float32")) == 1)
 end
@@ -52,6 +59,19 @@ if ga.cuda.is_available() then
   local bc = ga.fuse(function(x, b) return x * b + b end, { name = "bc" })
   local idx = ga.ElementwiseKernel("T x", "int64 y", "y = (long long)x + i", "idx")
   local acc = ga.ElementwiseKernel("float32 x", "float32 y", "y = y * 2 + x", "acc")
+  -- float32 sin fused is the unfused row bit for bit (GPUARRAY_FUSE_SINPASS:
+  -- its own fast path, and the second pass for a thread with a large
+  -- argument), from 0 to beyond the fast path's 105615, inf and NaN
+  local fsin = ga.fuse(function(x) return ga.sin(x) end, { name = "fsin" })
+  for _, n in ipairs { 1, 7, span + 3, 1 << 20 } do
+    local t = ga.arange(0, n, 1, "float64") / n
+    for _, scale in ipairs { 1, 100, 105614, 2e5, 3e38 } do
+      local x = ((t * 2 - 1) * scale):astype("float32")
+      if n > 1 then x[{ 2 }] = 1 / 0; x[{ n - 1 }] = 0 / 0; x[{ n }] = -105615 end
+      assert(ga.array_equal(fsin(x), ga.sin(x), true), "sin n=" .. n .. " scale=" .. scale)
+      checks = checks + 1
+    end
+  end
   for _, n in ipairs { 1, 5, span - 1, span, span + 1, 3 * span + 7, 1000003 } do
     local x = ga.arange(0, n, 1, "float32") / n
     local y = ga.full(n, 0.25, "float32") + x * 0.5
