@@ -30,7 +30,7 @@ if mode ~= "one" then
                       "fma3_ms", "add26_ms"))
   for _, v in ipairs(variants) do
     local cmd = string.format("GPUARRAY_EWK_ILP=%d GPUARRAY_EWK_GRID=%d GPUARRAY_EWK_NC=%d GPUARRAY_FUSE_SINPASS=%d "
-                              .. "%s %s one", v[1], v[2], v[3], v[4], lua, me)
+                              .. "%s %s one 2>&1", v[1], v[2], v[3], v[4], lua, me)
     local p = assert(io.popen(cmd))
     local out = p:read("a")
     p:close()
