@@ -271,6 +271,20 @@ describe("ga.fuse code generation", function()
                         "option math must be a boolean or \"complex\"")
   end)
 
+  -- the dense loop shapes the environment selects (read once per process):
+  -- spec/fuse_child.lua in a subprocess per shape
+  for _, v in ipairs { { 2, 0, 0, 1 }, { 4, 8, 1, 0 } } do
+    it(string.format("runs with GPUARRAY_EWK_ILP=%d GRID=%d NC=%d, FUSE_SINPASS=%d", v[1], v[2], v[3], v[4]), function()
+      local cmd = string.format("GPUARRAY_EWK_ILP=%d GPUARRAY_EWK_GRID=%d GPUARRAY_EWK_NC=%d GPUARRAY_FUSE_SINPASS=%d "
+                                .. "%s %s spec/fuse_child.lua %d %d %d 2>&1", v[1], v[2], v[3], v[4], helper.lua_env(),
+                                helper.lua_interpreter(), v[1], v[2], v[3])
+      local p = io.popen(cmd)
+      local out = p:read("a")
+      local ok = p:close()
+      assert.is_true(ok and out:find("fuse child ok", 1, true) ~= nil, out)
+    end)
+  end
+
   it("compiles its kernels with NVRTC for every dtype kind", function()
     local ok = pcall(function()
       return ga.ElementwiseKernel("float32 x", "float32 y", "y = x"):compile({ "float32" })
