@@ -8,6 +8,8 @@
  *   info flags stay on the device (the core reads them when asked).
  * - Workspaces come from the device's memory pool (base/ga_scratch.h) and
  *   go back when the call has queued its work (the pool is stream-ordered).
+ *   The cuBLAS handle's too (64 KiB, set after cublasSetStream): so the
+ *   allocator in use (ga.cuda.set_allocator) serves every workspace.
  * - Batches: cuBLAS getrfBatched/getrsBatched (n <= 64), cuSOLVER
  *   potrfBatched, syevjBatched (n <= 32), gesvdjBatched (m, n <= 32); any
  *   other batch is one launch sequence per matrix queued on the stream with
@@ -442,6 +444,10 @@ int ga_cuda_lapack(const ga_la_call *c) {
   if ((rc = ga_cuda_flush(dev))) return rc;   /* solver work goes after queued kernels */
   pthread_once(&lock_once, init_locks);
   dev_state *d = &devs[dev];
+  ga_scratch bw = {0};   /* the cuBLAS handle's workspace (before the lock: an allocator may run Lua) */
+  void *bwp;
+  size_t bwn;
+  if ((rc = ga_cuda_blas_workspace_get(dev, c->stream, (size_t)64 << 10, &bw, &bwp, &bwn))) return rc;
   pthread_mutex_lock(&d->lock);
   ga_scratch w = {0}, pa = {0};
   int m = (int)c->m, n = (int)c->n, k = (int)c->k, nb = (int)c->batch, lda = m > 1 ? m : 1, lw = 0;
@@ -452,6 +458,7 @@ int ga_cuda_lapack(const ga_la_call *c) {
   cusolverDnHandle_t h = d->sh;
   SOK(F.set_stream(h, st), "cusolverDnSetStream");
   BOK(cublasSetStream(d->bh, st), "cublasSetStream");
+  if ((rc = ga_cuda_blas_workspace_set(d->bh, bwp, bwn))) goto done;
   switch (c->op) {
   case GA_LA_GETRF:
     if (nb > 1 && n <= 64) {
@@ -581,5 +588,6 @@ done:
   ga_scratch_put(&w);
   ga_scratch_put(&pa);
   pthread_mutex_unlock(&d->lock);
+  ga_scratch_put(&bw);
   return rc;
 }
