@@ -25,7 +25,8 @@ end
 describe("the parameter lists of RawKernel sources", function()
   local P = core._raw_param_consts
   it("pointer to const or not, per parameter", function()
-    assert.are.same({ true, false, false }, P([[extern "C" __global__ void k(const float* x, float *y, int n) {}]], "k"))
+    assert.are.same({ true, false, false },
+      P([[extern "C" __global__ void k(const float* x, float *y, int n) {}]], "k"))
     local src = [[
 // k(float *z): a comment
 /* __global__ void k(float *q) */
@@ -110,8 +111,8 @@ extern "C" __global__ void scale(const float *x, float *y, float a, int n) {
         "RawKernel 'scale'", "args[2]", "float *y", "not a pointer to const")
       -- RawModule functions alike
       local m = ga.RawModule { code = src }
-      refuses(function() m:get_function("scale")(1, 64, { base, ry, ga.scalar(2, "float32"), ga.scalar(64, "int32") }) end,
-        "args[2]")
+      local args = { base, ry, ga.scalar(2, "float32"), ga.scalar(64, "int32") }
+      refuses(function() m:get_function("scale")(1, 64, args) end, "args[2]")
       assert.are.equal(0, ry:sum():item())
     end)
 
