@@ -191,7 +191,11 @@ typedef struct gpuarray_api {
 
   /* Serve the state's new arrays of the current device (as
    * ga.cuda.set_allocator) from alloc/free with ctx; alloc NULL: back to
-   * the default pool.  Arrays allocated before keep their allocator. */
+   * the default pool.  Arrays allocated before keep their allocator.  The
+   * temporaries of the state's calls come from it too, library workspaces
+   * included (cuFFT work areas, cuBLAS/cuSOLVER/cuDNN workspaces, asked
+   * per call and freed once the work is queued on `stream`: a stream-
+   * ordered free, or a free that waits, is the allocator's to do). */
   int (*set_allocator)(lua_State *L, gpuarray_alloc_fn alloc, gpuarray_free_fn free_, void *ctx);
   /* Statistics of the default pool of a device (GPUARRAY_CPU: the host
    * pool). */

@@ -19,8 +19,8 @@
 -- `irfft` and `hfft` float32/float64. Inputs are never modified, whatever
 -- their layout (any strides, negative ones included).
 --
--- **Plans.** Plans (twiddles; on a GPU cuFFT plans with their work areas,
--- which come from the memory pool) are cached per device: see
+-- **Plans.** Plans (twiddles; on a GPU cuFFT plans, whose work areas come
+-- from the allocator in use at each execution) are cached per device: see
 -- `ga.fft.config`.
 -- @module gpuarray.fft
 local core = require "gpuarray.core"

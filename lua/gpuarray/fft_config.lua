@@ -4,9 +4,14 @@
 -- holds at most `size` plans (default 16; 0 turns caching off) and, when
 -- `memsize` is set (default -1: no limit), at most that many bytes of
 -- plans. On a GPU a plan is a cuFFT plan keyed by length, layout, batch,
--- type and device, and its work area comes from the device's memory pool
--- (so `used_bytes` counts it, and `clear` gives it back); on the host a
--- plan is the twiddle tables of one length and precision.
+-- type and device; it holds no work area between calls: each execution
+-- takes its work area from the allocator in use (`ga.cuda.set_allocator`:
+-- the default pool, a `MemoryPool`, a Lua function, the C API's) and gives
+-- it back when the transform is queued, so a cached plan never keeps memory
+-- of an allocator no longer in use, and `used_bytes` counts a work area
+-- only while its transform runs.  A plan's bytes (`memsize`) are the work
+-- area it takes per execution.  On the host a plan is the twiddle tables
+-- of one length and precision.
 -- @module gpuarray.fft_config
 local core = require "gpuarray.core"
 local C = require "gpuarray.util"

@@ -168,6 +168,23 @@ function M.dump(x, path)
   write_all("dump", path, core._files.dumps(x))
 end
 
+--- CuPy's (and NumPy's) `__reduce__` in pickle-free form: a function and
+-- a table of its arguments that rebuild the array, `f(table.unpack(args))`
+-- (the array's `.npy` bytes and the `loads` of its kind: a host array comes
+-- back on the host, a GPU array on the current device, as CuPy's does).
+-- What a Lua serialiser that stores (function name, arguments) pairs needs.
+-- @function ndarray:__reduce
+-- @treturn function the rebuilding function (`ga.loads` or `ga.host.loads`)
+-- @treturn table its arguments
+-- @usage
+-- local f, args = ga.arange(3):__reduce()
+-- print(f(table.unpack(args)))        --> array([0, 1, 2])
+function M.__reduce(x)
+  if not is_array(x) then fail("__reduce", "expected an ndarray, got %s", typename(x)) end
+  local host = x.device.id == -1
+  return host and core._files_host.loads or core._files.loads, { core._files.dumps(x) }
+end
+
 local function build(F, host)
   local mod = host and core.host or core
   local G = {}

@@ -33,8 +33,17 @@
 -- reduction partials, library workspaces taken as scratch) come from the
 -- allocator in use too, so a counting allocator sees them and a pool's
 -- statistics stay true; an allocator's error inside a call is that call's
--- error.  (cuFFT plan work areas and cuBLAS/cuSOLVER handle workspaces are
--- the library's own, cached across calls.)
+-- error.  The GPU libraries' workspaces are among them: a cuFFT plan's work
+-- area is taken at every execution (cached plans hold none: cuFFT's own
+-- allocation is off and `cufftSetWorkArea` gets ours), cuBLAS gets its
+-- workspace per call (`cublasSetWorkspace`: 32 MiB on Hopper, else 4 MiB,
+-- less under a tight pool limit; `GPUARRAY_CUBLAS_WORKSPACE=bytes`
+-- overrides), cuSOLVER's buffers and its cuBLAS handle's workspace per
+-- call, cuDNN's convolution workspace per call.  What no allocator can
+-- serve: the small buffers the libraries allocate when a handle or plan is
+-- created, and NCCL's communication buffers (CuPy's allocator does not
+-- serve those either).  On the host the libraries' work arrays are the C
+-- heap's, as NumPy's.
 -- @module gpuarray.interop
 local core = require "gpuarray.core"
 local cuda = require "gpuarray.cuda"

@@ -37,6 +37,12 @@ local M = {}
 -- system compiler, $GPUARRAY_CXX or $CXX or c++, cached on disk); non-raw arrays
 -- (outputs included) broadcast together; an array passed for a typed
 -- parameter must have exactly that dtype (CuPy does not cast them either);
+-- outputs must be writable (`x.flags.writeable`), and so must an array
+-- passed for a `raw` input the code may write (anything but reads `x[j]`
+-- and `x.size()`: an assignment, `++`, `&x[j]`, `x[j]` alone as a function
+-- argument, which a reference parameter could write, or its name in the
+-- preamble, where a macro could write it): a read-only array there is an
+-- error;
 -- a Lua number passed for an input becomes a kernel parameter of the
 -- parameter's type (a float is refused for an integer type unless it is
 -- integral).  Missing outputs are allocated with the loop's shape (`(N,)`

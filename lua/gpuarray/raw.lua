@@ -26,7 +26,14 @@ local M = {}
 -- `int64` parameter), a Lua float (`double`) or a boolean (`bool`), as CuPy
 -- maps Python's int and float.  `shared_mem` is the dynamic shared memory in
 -- bytes (above 48 KiB the kernel is opted in); `stream` a `ga.cuda.Stream`
--- (default: the current stream).  The launch is queued in order with the
+-- (default: the current stream).  A read-only array (`x.flags.writeable`
+-- false: a read-only DLPack import, a C host's read-only buffer, a
+-- read-only memory map) is taken only for a parameter the source declares a
+-- pointer to const (`const float *x`, `float const *__restrict__ x`); for
+-- any other parameter, or when the declaration cannot be read (made by a
+-- macro, or a CUBIN/PTX image), the call is an error naming the kernel,
+-- `args[i]` and the parameter (CuPy does not check; here read-only memory is
+-- never written).  The launch is queued in order with the
 -- built-in operations and never synchronises; the block size is checked
 -- against the device and the kernel's own limit first.
 --

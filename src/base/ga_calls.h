@@ -249,6 +249,8 @@ typedef struct ga_ewk_param {
   bool raw, out;
   bool write_first;     /* output the operation assigns before it reads it:
                            the vector path need not load it */
+  bool may_write;       /* raw input the kernel's texts may write through
+                           (ga_ewk_may_write): a read-only array is refused */
 } ga_ewk_param;
 
 typedef struct ga_ewk {

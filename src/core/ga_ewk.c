@@ -175,6 +175,14 @@ int ga_ewk_init(ga_ewk *k, const char *in_params, const char *out_params, const 
   for (int a = k->nin; a < np; a++)
     k->p[a].write_first = !k->p[a].raw && ga_ewk_write_first(operation, k->p[a].name) &&
                           !mentions(preamble, k->p[a].name) && !mentions(loop_prep, k->p[a].name);
+  /* raw inputs are plain pointers in the kernel: which may be written
+   * (a read-only array is refused there); any mention in the preamble
+   * (a macro) counts as a write */
+  for (int a = 0; a < k->nin; a++)
+    k->p[a].may_write = k->p[a].raw && (ga_ewk_may_write(operation, k->p[a].name) ||
+                                        ga_ewk_may_write(loop_prep, k->p[a].name) ||
+                                        ga_ewk_may_write(after_loop, k->p[a].name) ||
+                                        mentions(preamble, k->p[a].name));
 
   /* two independent hashes of what the generated source depends on */
   const char *texts[5] = {name, operation, preamble, loop_prep, after_loop};
@@ -272,6 +280,54 @@ bool ga_ewk_write_first(const char *op, const char *name) {
     boundary = depth == 0 && (tok_is(&l, ";") || tok_is(&l, "}"));
   }
   return false;   /* never assigned: its old value must survive */
+}
+
+static bool tok_ends_operand(const lexer *l) {
+  if (!l->len) return false;
+  char c = l->tok[0];
+  return isalnum((unsigned char)c) || c == '_' || c == '"' || tok_is(l, ")") || tok_is(l, "]");
+}
+
+static bool tok_assigns(const lexer *l) {
+  static const char *const as[] = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--",
+                                   NULL};
+  for (int i = 0; as[i]; i++)
+    if (tok_is(l, as[i])) return true;
+  return false;
+}
+
+bool ga_ewk_may_write(const char *text, const char *name) {
+  if (!text || !*text) return false;
+  lexer l = {text, NULL, 0, false};
+  lexer p1 = {0}, p2 = {0};   /* the two tokens before */
+  size_t nl = strlen(name);
+  for (next(&l); l.len; p2 = p1, p1 = l, next(&l)) {
+    if (l.len != nl || memcmp(l.tok, name, nl)) continue;
+    if (p1.len && (tok_is(&p1, "->") || tok_is(&p1, "::"))) continue;   /* a member of that name */
+    if (p1.len && (tok_is(&p1, "++") || tok_is(&p1, "--"))) return true;
+    if (p1.len && tok_is(&p1, "&") && !tok_ends_operand(&p2)) return true;   /* &x[i]: its address */
+    lexer q = l;
+    next(&q);
+    if (q.len == 5 && !memcmp(q.tok, ".size", 5)) continue;
+    if (!tok_is(&q, "[")) return true;   /* passed whole, or used otherwise */
+    for (;;) {   /* past the matching ] (and any further [..]) */
+      int d = 0;
+      do {
+        if (tok_is(&q, "[") || tok_is(&q, "(")) d++;
+        else if (tok_is(&q, "]") || tok_is(&q, ")")) d--;
+        next(&q);
+      } while (q.len && d > 0);
+      if (!tok_is(&q, "[")) break;
+    }
+    if (tok_assigns(&q) || (q.len && q.tok[0] == '.') || tok_is(&q, "->")) return true;
+    /* alone as a function argument: f(x[i]) may bind a reference */
+    if ((tok_is(&q, ")") || tok_is(&q, ",")) &&
+        (tok_is(&p1, ",") || (tok_is(&p1, "(") && p2.len && (isalnum((unsigned char)p2.tok[0]) || p2.tok[0] == '_') &&
+                              !tok_is(&p2, "if") && !tok_is(&p2, "while") && !tok_is(&p2, "switch") &&
+                              !tok_is(&p2, "return") && !tok_is(&p2, "sizeof"))))
+      return true;
+  }
+  return l.pp && mentions(text, name);   /* a macro line could write it */
 }
 
 /* ---- a call ---- */
@@ -428,6 +484,7 @@ void ga_ewk_out_shape(const ga_ewk_plan *plan, int *ndim, int64_t *shape) {
  * same). */
 static void raw_layout(const ga_array *a, ga_ewk_arg *g) {
   g->rsize = a->size;
+  g->rndim = 0;   /* read by the host backend for every raw kind: never left unset */
   if (ga_is_c_contiguous(a)) { g->kind = GA_EWK_K_RAWC; return; }
   memcpy(g->rshape, a->shape, sizeof(int64_t) * a->ndim);
   memcpy(g->strides, a->strides, sizeof(int64_t) * a->ndim);
@@ -468,6 +525,12 @@ int ga_ewk_build(const ga_ewk *k, const ga_ewk_plan *plan, const ga_ewk_operand 
   c->stream = stream;
   for (int o = 0; o < k->nout; o++)
     if (ga_check_writable(outs[o])) return ga_errcode();
+  for (int a = 0; a < k->nin; a++)
+    if (k->p[a].may_write && ops[a].kind == GA_EWK_ARRAY && ops[a].arr && ops[a].arr->buf &&
+        GA_READONLY(ops[a].arr))
+      return ga_err(GA_EINVAL, "argument #%d (%s) is read-only (x.flags.writeable is false) and the kernel may "
+                    "write it through the raw parameter (only reads as %s[...] are allowed; else pass a "
+                    "writable copy, x:copy())", a + 1, k->p[a].name, k->p[a].name);
   memcpy(c->tv_dtype, plan->tv_dtype, sizeof(int) * k->ntv);
   c->size = 1;
   for (int i = 0; i < plan->ndim; i++) c->size *= plan->shape[i];

@@ -21,6 +21,12 @@ void ga_ewk_set_math(ga_ewk *k, int math, uint64_t *extra);
 /* Does `op` assign `name` unconditionally (a top-level statement `name =
  * expr;` whose expr does not mention it) before any other use? */
 bool ga_ewk_write_first(const char *op, const char *name);
+/* May `text` write through raw parameter `name`?  False only when every
+ * use is a read `name[...]` (or `name.size()`): not assigned, incremented,
+ * its address taken, passed alone as a function argument (a reference
+ * parameter could write it), nor used otherwise; preprocessor lines that
+ * mention it count as writes. */
+bool ga_ewk_may_write(const char *text, const char *name);
 
 /* ---- a call ---- */
 enum { GA_EWK_ARRAY, GA_EWK_INT, GA_EWK_FLOAT, GA_EWK_BOOL };   /* operand kinds */

@@ -5,7 +5,10 @@
  *   transpose flags and leading dimensions (ga_matmul_layout); float16 in
  *   float32 compute as CuPy.  cuBLAS handles are per device, created on
  *   first use (never at require time) and driven under a lock (a handle
- *   must not be used by two threads at once).
+ *   must not be used by two threads at once).  Each call gives cuBLAS its
+ *   workspace (cublasSetWorkspace, after cublasSetStream, which resets it)
+ *   from the allocator in use (ga_cuda_blas_workspace): cuBLAS's own
+ *   workspace pool is never used, so ga.cuda.set_allocator serves it.
  * - integers above a size (ga_cuda_intmm_applies): int8 tensor cores
  *   through digit splitting, exact modulo 2^w (cuda/ga_cuda_intmm.c).
  * - integers and bool: our own tiled kernel (kernels/ga_matmul.cuh),
@@ -37,6 +40,44 @@ static void init_locks(void) {
 
 static int blas_error(cublasStatus_t s, const char *what) {
   return ga_err(GA_EBLAS, "cuBLAS error in %s: %s", what, cublasGetStatusString(s));
+}
+
+/* ---- cuBLAS workspaces ---- */
+
+/* cuBLAS's recommended workspace: 32 MiB on Hopper and later, else 4 MiB
+ * (cublasSetWorkspace's documentation); GPUARRAY_CUBLAS_WORKSPACE=bytes
+ * overrides (0: none, which cuBLAS allows at some cost in speed). */
+static size_t ws_size(int dev) {
+  const char *e = getenv("GPUARRAY_CUBLAS_WORKSPACE");
+  if (e && *e) {
+    char *end;
+    unsigned long long v = strtoull(e, &end, 10);
+    if (!*end && v <= ((size_t)1 << 30)) return (size_t)v;
+  }
+  const ga_device_props *p = ga_cuda_props(dev);
+  return p && p->major >= 9 ? (size_t)32 << 20 : (size_t)4 << 20;
+}
+
+int ga_cuda_blas_workspace_get(int dev, void *stream, size_t cap, ga_scratch *w, void **ptr, size_t *size) {
+  size_t want = ws_size(dev);
+  if (cap && want > cap) want = cap;
+  *ptr = NULL;
+  *size = 0;
+  if (!want) return GA_OK;
+  /* the pools' blocks are 512-aligned; an allocator function's memory
+   * may not be: 256 more bytes to align it (cuBLAS needs 256) */
+  int rc;
+  while ((rc = ga_scratch_get(ga_cuda_pool(dev), want + 256, stream, w)) == GA_ENOMEM && want > ((size_t)64 << 10))
+    want >>= 1;   /* a tight pool limit: a smaller workspace (at least 64 KiB; cuBLAS needs 16) */
+  if (rc) return rc;
+  *ptr = (void *)(((uintptr_t)w->ptr + 255) & ~(uintptr_t)255);
+  *size = want;
+  return GA_OK;
+}
+
+int ga_cuda_blas_workspace_set(void *handle, void *ptr, size_t size) {
+  cublasStatus_t s = cublasSetWorkspace((cublasHandle_t)handle, ptr, size);
+  return s == CUBLAS_STATUS_SUCCESS ? GA_OK : blas_error(s, "cublasSetWorkspace");
 }
 
 /* ---- our kernel ---- */
@@ -208,6 +249,11 @@ static int run_cublas(const ga_matmul_call *c) {
   const void *alpha = ct == CUBLAS_COMPUTE_64F ? (const void *)one64 : (const void *)one32;
   const void *beta = ct == CUBLAS_COMPUTE_64F ? (const void *)zero64 : (const void *)zero32;
   cublasOperation_t opa = ta ? CUBLAS_OP_T : CUBLAS_OP_N, opb = tb ? CUBLAS_OP_T : CUBLAS_OP_N;
+  /* the workspace before the lock: an allocator function runs Lua */
+  ga_scratch ws = {0};
+  void *wp;
+  size_t wn;
+  if ((rc = ga_cuda_blas_workspace_get(dev, c->stream, 0, &ws, &wp, &wn))) return rc;
   pthread_once(&once, init_locks);
   pthread_mutex_lock(&locks[dev]);
   cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
@@ -215,10 +261,14 @@ static int run_cublas(const ga_matmul_call *c) {
   if (s != CUBLAS_STATUS_SUCCESS) {
     handles[dev] = NULL;
     pthread_mutex_unlock(&locks[dev]);
+    ga_scratch_put(&ws);
     return blas_error(s, "cublasCreate");
   }
   cublasHandle_t h = handles[dev];
+  const char *what = c->batch > 1 ? "cublasGemmStridedBatchedEx" : "cublasGemmEx";
   s = cublasSetStream(h, (cudaStream_t)c->stream);
+  if (s != CUBLAS_STATUS_SUCCESS) what = "cublasSetStream";
+  else if ((s = cublasSetWorkspace(h, wp, wn)) != CUBLAS_STATUS_SUCCESS) what = "cublasSetWorkspace";
   /* row-major C = A B is column-major C^T = B^T A^T */
   for (int64_t z0 = 0; s == CUBLAS_STATUS_SUCCESS && z0 < c->batch; z0 += INT32_MAX) {
     int64_t nz = c->batch - z0 < INT32_MAX ? c->batch - z0 : INT32_MAX;
@@ -233,7 +283,8 @@ static int run_cublas(const ga_matmul_call *c) {
                                      C, t, (int)ldc, (long long)(c->os[0] / isz), (int)nz, ct, CUBLAS_GEMM_DEFAULT);
   }
   pthread_mutex_unlock(&locks[dev]);
-  return s == CUBLAS_STATUS_SUCCESS ? GA_OK : blas_error(s, c->batch > 1 ? "cublasGemmStridedBatchedEx" : "cublasGemmEx");
+  ga_scratch_put(&ws);   /* the work is queued: the allocator orders the free by stream */
+  return s == CUBLAS_STATUS_SUCCESS ? GA_OK : blas_error(s, what);
 }
 
 int ga_cuda_matmul(const ga_matmul_call *c) {

@@ -378,13 +378,19 @@ int ga_cuda_dnn(const ga_dnn_call *c) {
   if ((rc = ga_cuda_set_device(dev))) return rc;
   if ((rc = ga_cuda_flush(dev))) return rc;   /* cuDNN's work goes after queued kernels */
   pthread_once(&locks_once, init_locks);
+  static __thread int holding;   /* the workspace's allocator (it may run Lua) called cuDNN again */
+  if (holding)
+    return ga_err(GA_EINVAL, "called from inside an allocator function serving a cuDNN workspace "
+                  "(an allocator must not run cuDNN: that would deadlock)");
   pthread_mutex_lock(&locks[dev]);
+  holding = 1;
   descs *dd = &cached[dev];
   ga_scratch ws = {0};
   gdnnHandle_t h = handles[dev];
   if (!h) {
     gdnnStatus_t s = dnn.Create(&h);
     if (s != GDNN_STATUS_SUCCESS) {
+      holding = 0;
       pthread_mutex_unlock(&locks[dev]);
       return dnn_error(c, s, "cudnnCreate");
     }
@@ -540,6 +546,7 @@ int ga_cuda_dnn(const ga_dnn_call *c) {
 #undef P
 done:
   ga_scratch_put(&ws);   /* stream-ordered: reused only by later work of this stream */
+  holding = 0;
   pthread_mutex_unlock(&locks[dev]);
   return rc;
 }

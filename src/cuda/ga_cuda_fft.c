@@ -5,8 +5,17 @@
  * copy), executed once per index of the batch axes the plan does not
  * cover.  Plans are cached per device, LRU, keyed by (kind, precision, n,
  * strides, distances, batch, stream); cuFFT's automatic work-area
- * allocation is off and each plan's work area is a block of the device's
- * memory pool (so used_bytes counts it and clear_plan_cache gives it back).
+ * allocation is off: a plan holds no work area between calls.  Each
+ * execution takes its work area as backend scratch (base/ga_scratch.h)
+ * from the allocator in use at that call (ga.cuda.set_allocator, a
+ * MemoryPool, a Lua function, the C API's allocator; else the device's
+ * pool), sets it with cufftSetWorkArea and gives it back once the work is
+ * queued (stream-ordered), as PyTorch's cuFFT plan cache does.  So a
+ * cached plan never holds memory of an allocator that is no longer in
+ * use, and the pool statistics count a work area only while a transform
+ * runs.  The scratch is taken outside the cache's lock (an allocator
+ * function may run Lua, even another transform); the plan is pinned
+ * (users > 0) meanwhile so that no trim or clear destroys it.
  * cuFFT starts on the first transform, never at require time.  Length 1
  * needs no plan: strided copies.  Scaling (norm) is left to the core's
  * elementwise pipeline (*scaled = 0).  Small power-of-two C2C transforms
@@ -15,6 +24,7 @@
 #include "cuda/ga_cuda_internal.h"
 #include "base/ga_dtype.h"
 #include "base/ga_error.h"
+#include "base/ga_scratch.h"
 #include <cufft.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -58,8 +68,8 @@ typedef struct plan_key {
 typedef struct plan_entry {
   plan_key key;
   cufftHandle plan;
-  ga_block *work_block;   /* NULL when cuFFT needs no work area */
-  size_t work_size;
+  size_t work_size;       /* the work area each execution takes (0: none) */
+  int users;              /* calls between lookup and exec: never destroyed meanwhile */
   struct plan_entry *prev, *next;   /* most recently used first */
 } plan_entry;
 
@@ -88,8 +98,8 @@ static void init(void) {
  * wait is the price. */
 static void entry_destroy(int dev, plan_entry *e) {
   cudaDeviceSynchronize();
+  (void)dev;
   cufftDestroy(e->plan);
-  if (e->work_block) ga_pool_free(ga_cuda_pool(dev), e->work_block);
   free(e);
 }
 
@@ -111,7 +121,8 @@ static void push_front(dev_cache *dc, plan_entry *e) {
   dc->bytes += (int64_t)e->work_size;
 }
 
-/* drop least recently used plans (but never `keep`) over the limits */
+/* drop least recently used plans (but never `keep` nor one in use) over
+ * the limits */
 static void trim(int dev, plan_entry *keep) {
   dev_cache *dc = &caches[dev];
   plan_entry *last = dc->head;
@@ -119,7 +130,7 @@ static void trim(int dev, plan_entry *keep) {
   while (last && ((dc->max_size >= 0 && dc->count > dc->max_size) ||
                   (dc->max_memsize >= 0 && dc->bytes > dc->max_memsize))) {
     plan_entry *p = last->prev;
-    if (last != keep) {
+    if (last != keep && last->users == 0) {
       unlink_entry(dc, last);
       entry_destroy(dev, last);
     }
@@ -127,12 +138,18 @@ static void trim(int dev, plan_entry *keep) {
   }
 }
 
+/* every plan not in use (those in use go when their call ends, if the
+ * limits say so) */
 static void clear_all(int dev) {
   dev_cache *dc = &caches[dev];
-  while (dc->head) {
-    plan_entry *e = dc->head;
-    unlink_entry(dc, e);
-    entry_destroy(dev, e);
+  plan_entry *e = dc->head;
+  while (e) {
+    plan_entry *nx = e->next;
+    if (e->users == 0) {
+      unlink_entry(dc, e);
+      entry_destroy(dev, e);
+    }
+    e = nx;
   }
 }
 
@@ -181,30 +198,11 @@ static int plan_new(int dev, const plan_key *k, plan_entry **out) {
     what = "cufftSetStream";
     goto fail;
   }
-  e->work_size = ws;
-  if (ws > 0) {
-    void *ptr;
-    ga_pool *pool = ga_cuda_pool(dev);
-    int limit_hit = 0;
-    e->work_block = pool ? ga_pool_malloc(pool, ws, k->stream, &ptr, &limit_hit) : NULL;
-    if (!e->work_block) {
-      /* give back the cached plans' work areas and try once more */
-      clear_all(dev);
-      ga_pool_free_all_blocks(pool);
-      e->work_block = pool ? ga_pool_malloc(pool, ws, k->stream, &ptr, &limit_hit) : NULL;
-    }
-    if (!e->work_block) {
-      cufftDestroy(e->plan);
-      free(e);
-      return ga_pool_oom(pool, ws, limit_hit);
-    }
-    what = "cufftSetWorkArea";
-    if ((r = cufftSetWorkArea(e->plan, ptr)) != CUFFT_SUCCESS) goto fail;
-  }
+  e->work_size = ws;   /* taken per execution (ga_cuda_fft) */
+  (void)dev;
   *out = e;
   return GA_OK;
 fail:
-  if (e->work_block) ga_pool_free(ga_cuda_pool(dev), e->work_block);
   cufftDestroy(e->plan);
   free(e);
   return fft_error(r, what);
@@ -282,6 +280,7 @@ int ga_cuda_fft(const ga_fft_call *c, int *scaled) {
   if ((rc = ga_cuda_flush(dev))) return rc;   /* cuFFT work goes after queued kernels */
 
   plan_entry *e = NULL;
+  ga_scratch work = {0};
   if (c->n > 1) {
     plan_key k;
     memset(&k, 0, sizeof k);
@@ -324,6 +323,26 @@ int ga_cuda_fft(const ga_fft_call *c, int *scaled) {
       dc->created++;
       push_front(dc, e);
     }
+    e->users++;   /* pinned until the end of this call */
+    size_t ws = e->work_size;
+    pthread_mutex_unlock(&locks[dev]);
+    if (ws > 0) {
+      /* the work area: from the allocator in use (outside the lock) */
+      if ((rc = ga_scratch_get(ga_cuda_pool(dev), ws, c->stream, &work)) == GA_ENOMEM) {
+        /* give back the cached plans and the pool's cached blocks, once */
+        pthread_mutex_lock(&locks[dev]);
+        clear_all(dev);
+        pthread_mutex_unlock(&locks[dev]);
+        ga_pool *pool = ga_cuda_pool(dev);
+        if (pool) ga_pool_free_all_blocks(pool);
+        rc = ga_scratch_get(ga_cuda_pool(dev), ws, c->stream, &work);
+      }
+    }
+    pthread_mutex_lock(&locks[dev]);
+    if (!rc && ws > 0) {
+      cufftResult r = cufftSetWorkArea(e->plan, work.ptr);
+      if (r != CUFFT_SUCCESS) rc = fft_error(r, "cufftSetWorkArea");
+    }
   }
 
   /* every index of the other batch axes */
@@ -361,14 +380,18 @@ int ga_cuda_fft(const ga_fft_call *c, int *scaled) {
     }
   }
   if (e) {
+    e->users--;
     trim(dev, e);
     dev_cache *dc = &caches[dev];
-    /* caching off, or a plan over the byte limit by itself: it goes now */
-    if (dc->max_size == 0 || (dc->max_memsize >= 0 && (int64_t)e->work_size > dc->max_memsize)) {
+    /* caching off, or a plan over the byte limit by itself: it goes now
+     * (unless another call is using it: that call's end decides) */
+    if (e->users == 0 &&
+        (dc->max_size == 0 || (dc->max_memsize >= 0 && (int64_t)e->work_size > dc->max_memsize))) {
       unlink_entry(&caches[dev], e);
       entry_destroy(dev, e);
     }
     pthread_mutex_unlock(&locks[dev]);
   }
+  ga_scratch_put(&work);   /* after the work is queued: the allocator orders it by stream */
   return rc;
 }

@@ -25,4 +25,15 @@ int ga_cuda_sm_count(int dev);
  * next ga_cuda_set_device sets the device again whatever it was. */
 void ga_cuda_forget_device(void);
 
+/* cuBLAS's workspace for one call (ga_cuda_blas.c), as backend scratch
+ * from the allocator in use, so that ga.cuda.set_allocator serves it too:
+ * get it before taking a handle's lock (an allocator function runs Lua),
+ * set it on the handle after cublasSetStream (which resets it), give it
+ * back with ga_scratch_put once the work is queued.  *ptr is 256-aligned;
+ * *size may be 0 (none: GPUARRAY_CUBLAS_WORKSPACE=0); cap > 0 caps it
+ * (a handle that runs no GEMM needs little). */
+#include "base/ga_scratch.h"
+int ga_cuda_blas_workspace_get(int dev, void *stream, size_t cap, ga_scratch *w, void **ptr, size_t *size);
+int ga_cuda_blas_workspace_set(void *handle, void *ptr, size_t size);   /* cublasSetWorkspace */
+
 #endif

@@ -238,11 +238,18 @@ int ga_cuda_intmm(const ga_matmul_call *c, int *done) {
   long long as[3], bs[3], os[3];
   for (int i = 0; i < 3; i++) as[i] = c->as[i] / isz, bs[i] = c->bs[i] / isz, os[i] = c->os[i] / isz;
   void *stream = c->stream;
+  ga_scratch ws = {0};   /* cuBLAS's workspace, from the allocator in use (before the lock) */
+  void *wp;
+  size_t wn;
+  if ((rc = ga_cuda_blas_workspace_get(dev, stream, 0, &ws, &wp, &wn))) {
+    if (rc == GA_ENOMEM) *done = 0, rc = GA_OK;   /* no room: the tiled kernel needs none */
+    goto out;
+  }
   if ((rc = ga_cuda_flush(dev))) goto out;   /* after the kernels queued so far (which may write a, b) */
   pthread_mutex_lock(&locks[dev]);
   cublasHandle_t h = NULL;
   int unsupported = 0;
-  if ((rc = handle(dev, stream, &h))) goto unlock;
+  if ((rc = handle(dev, stream, &h)) || (rc = ga_cuda_blas_workspace_set(h, wp, wn))) goto unlock;
   for (int64_t z0 = 0; z0 < c->batch; z0 += p.group) {
     int64_t nz = c->batch - z0 < p.group ? c->batch - z0 : p.group;
     for (int64_t k0 = 0; k0 < c->k; k0 += p.ks) {
@@ -270,6 +277,7 @@ int ga_cuda_intmm(const ga_matmul_call *c, int *done) {
 unlock:
   pthread_mutex_unlock(&locks[dev]);
 out:
+  ga_scratch_put(&ws);
   ga_scratch_put(&w);   /* stream-ordered: reused only by later work of this stream */
   return rc;
 }

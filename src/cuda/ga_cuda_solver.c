@@ -8,6 +8,8 @@
  *   info flags stay on the device (the core reads them when asked).
  * - Workspaces come from the device's memory pool (base/ga_scratch.h) and
  *   go back when the call has queued its work (the pool is stream-ordered).
+ *   The cuBLAS handle's too (64 KiB, set after cublasSetStream): so the
+ *   allocator in use (ga.cuda.set_allocator) serves every workspace.
  * - Batches: cuBLAS getrfBatched/getrsBatched (n <= 64), cuSOLVER
  *   potrfBatched, syevjBatched (n <= 32), gesvdjBatched (m, n <= 32); any
  *   other batch is one launch sequence per matrix queued on the stream with
@@ -416,6 +418,10 @@ static int ptr_arrays(int dev, void *stream, int n, char *b0, size_t s0, char *b
   return ga_cuda_launch_now(kernel, (unsigned)((n + 255) / 256), 256, 0, stream, args);
 }
 
+/* this thread holds a device's lock: its workspaces come from the
+ * allocator in use, which may run Lua that calls back in */
+static __thread int holding;
+
 /* a workspace of `elems` elements of `isz` bytes (at least one) */
 static int work(int dev, void *stream, int64_t elems, size_t isz, ga_scratch *w) {
   if (elems < 1) elems = 1;
@@ -442,7 +448,17 @@ int ga_cuda_lapack(const ga_la_call *c) {
   if ((rc = ga_cuda_flush(dev))) return rc;   /* solver work goes after queued kernels */
   pthread_once(&lock_once, init_locks);
   dev_state *d = &devs[dev];
+  ga_scratch bw = {0};   /* the cuBLAS handle's workspace (before the lock: an allocator may run Lua) */
+  void *bwp;
+  size_t bwn;
+  if ((rc = ga_cuda_blas_workspace_get(dev, c->stream, (size_t)64 << 10, &bw, &bwp, &bwn))) return rc;
+  if (holding) {   /* an allocator function serving this call's workspace called cuSOLVER again */
+    ga_scratch_put(&bw);
+    return ga_err(GA_EINVAL, "called from inside an allocator function serving a cuSOLVER workspace "
+                  "(an allocator must not run linear algebra: that would deadlock)");
+  }
   pthread_mutex_lock(&d->lock);
+  holding = 1;
   ga_scratch w = {0}, pa = {0};
   int m = (int)c->m, n = (int)c->n, k = (int)c->k, nb = (int)c->batch, lda = m > 1 ? m : 1, lw = 0;
   size_t isz = ISZ[t], rsz = RSZ[t], astep = (size_t)c->m * (size_t)c->n * isz;
@@ -452,6 +468,7 @@ int ga_cuda_lapack(const ga_la_call *c) {
   cusolverDnHandle_t h = d->sh;
   SOK(F.set_stream(h, st), "cusolverDnSetStream");
   BOK(cublasSetStream(d->bh, st), "cublasSetStream");
+  if ((rc = ga_cuda_blas_workspace_set(d->bh, bwp, bwn))) goto done;
   switch (c->op) {
   case GA_LA_GETRF:
     if (nb > 1 && n <= 64) {
@@ -580,6 +597,8 @@ int ga_cuda_lapack(const ga_la_call *c) {
 done:
   ga_scratch_put(&w);
   ga_scratch_put(&pa);
+  holding = 0;
   pthread_mutex_unlock(&d->lock);
+  ga_scratch_put(&bw);
   return rc;
 }
