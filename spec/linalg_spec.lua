@@ -169,6 +169,12 @@ helper.each_device(function(xp)
           got = xp.absolute(L.qr(args[1], "r"))
         elseif c.fn == "sorted_eigvals" then
           got = sort_complex(L.eigvals(args[1]))
+        elseif c.fn == "sorted_eigvals_stack" then   -- sorted per matrix
+          got = sorted_stack(L.eigvals(args[1])):reshape(c.want.shape)
+        elseif c.fn == "sorted_eig_w_stack" then
+          local w, v = L.eig(args[1])
+          assert.are.same(args[1].shape, v.shape)
+          got = sorted_stack(w):reshape(c.want.shape)
         elseif c.fn == "sorted_roots" then
           got = sort_complex(xp.roots(args[1]))
         else
