@@ -764,7 +764,8 @@ end
 -- local w, v = ga.linalg.eig(ga.array({{0.0, -1.0}, {1.0, 0.0}}))
 -- print(w)   --> array([0.+1.j, 0.-1.j])
 
---- Eigenvalues of general square matrices (`numpy.linalg.eigvals`).
+--- Eigenvalues of general square matrices (`numpy.linalg.eigvals`): the
+-- dtype rules, solvers and errors of `eig`, without the vectors.
 -- @function ga.linalg.eigvals
 -- @param a (..., M, M)
 -- @treturn ndarray
