@@ -522,9 +522,10 @@ static int geev_run(const ga_la_call *c, dev_state *d, int t) {
   }
   cusolverStatus_t s = F.xgeev_bufferSize(h, d->params, jobvl, jobvr, n, ta, c->a, lda, ta, W, ta, V, lda, ta, V, lda,
                                           ta, &dbytes, &hbytes);
-  /* a library that refuses this dtype or job (documented: none of CUDA
-   * 12.6-13 does) leaves it to the host, before any work is queued; the
-   * specs count such fallbacks (linalg.lua's _geev_host_runs) */
+  /* a library that refuses this dtype or job (the documented ones take
+   * all four dtypes in this form) leaves it to the host, before any work
+   * is queued; the specs count such fallbacks (linalg.lua's
+   * _geev_host_runs) */
   if (s == CUSOLVER_STATUS_NOT_SUPPORTED || s == CUSOLVER_STATUS_INVALID_VALUE) {
     rc = GA_LA_UNAVAILABLE;
     goto done;
