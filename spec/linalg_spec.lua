@@ -115,6 +115,46 @@ local function hpd(xp, shape, dt, seed)
   return xp.asarray(bmm(a, ct(a)) + ga.host.eye(n, nil, nil, dt) * n)
 end
 
+-- eig's identities, checked on the host: A V = V diag(w), unit columns
+-- whose largest component is real (LAPACK's normalisation, cuSOLVER's too)
+local CPLX_OF = { float32 = "complex64", float64 = "complex128", complex64 = "complex64", complex128 = "complex128" }
+local function check_eig(what, a, w, v, dt)
+  local H = ga.host
+  assert.are.equal(w.dtype, v.dtype, what .. ": w and v dtypes")
+  assert.is_true(w.dtype == dt or w.dtype == CPLX_OF[dt], what .. ": w dtype " .. w.dtype)
+  local cd = CPLX_OF[dt]
+  local ha, hw, hv = ga.asnumpy(a):astype(cd), ga.asnumpy(w):astype(cd), ga.asnumpy(v):astype(cd)
+  near(what .. " A V = V w", bmm(ha, hv), hv * H.expand_dims(hw, -2), dt)
+  local norms = H.sum(H.absolute(hv) ^ 2, -2)
+  near(what .. " unit columns", norms, H.ones(norms.shape, norms.dtype), dt)
+  -- the largest component of each column is real
+  local n = hv.shape[hv.ndim]
+  if n == 0 then return end
+  local tol = SINGLE[dt] and 1e-3 or 1e-8
+  local cols = hv:swapaxes(-1, -2):reshape { -1, n }
+  local mag, im = H.absolute(cols):tolist(), H.imag(cols):tolist()
+  for c = 1, #mag do
+    local m = 0
+    for k = 1, n do m = math.max(m, mag[c][k]) end
+    local ok = false
+    for k = 1, n do
+      if mag[c][k] >= m * (1 - tol) and math.abs(im[c][k]) <= tol then ok = true end
+    end
+    assert.is_true(ok, what .. ": column " .. c .. " has no real largest component")
+  end
+end
+
+-- sorted eigenvalues of each matrix of a stack, as a host (batch, n) complex128 array
+local function sorted_stack(w)
+  local h = ga.asnumpy(w)
+  local n = h.shape[h.ndim]
+  local flat = h:reshape { -1, n }
+  local rows = {}
+  for i = 1, flat.shape[1] do rows[i] = sort_complex(flat[i]) end
+  if #rows == 0 then return ga.host.zeros({ 0, n }, "complex128") end
+  return ga.host.stack(rows)
+end
+
 helper.each_device(function(xp)
   local L = xp.linalg
 
@@ -129,6 +169,12 @@ helper.each_device(function(xp)
           got = xp.absolute(L.qr(args[1], "r"))
         elseif c.fn == "sorted_eigvals" then
           got = sort_complex(L.eigvals(args[1]))
+        elseif c.fn == "sorted_eigvals_stack" then   -- sorted per matrix
+          got = sorted_stack(L.eigvals(args[1])):reshape(c.want.shape)
+        elseif c.fn == "sorted_eig_w_stack" then
+          local w, v = L.eig(args[1])
+          assert.are.same(args[1].shape, v.shape)
+          got = sorted_stack(w):reshape(c.want.shape)
         elseif c.fn == "sorted_roots" then
           got = sort_complex(xp.roots(args[1]))
         else
@@ -176,6 +222,20 @@ helper.each_device(function(xp)
           near("A V = V w", bmm(a, v), ga.asnumpy(v) * ga.host.expand_dims(ga.asnumpy(w), -2):astype(dt), dt)
           near("Vh V = I", bmm(ct(v), v), ga.host.broadcast_to(ga.host.eye(shape[#shape], nil, nil, dt), shape), dt)
           near("eigvalsh", L.eigvalsh(a, "U"), w, dt)
+        end)
+        it("eig: A V = V diag(w), unit columns, eigvals = w " .. tag, function()
+          local a = rand(xp, shape, dt, 11)
+          local w, v = L.eig(a)
+          assert.are.same(a.shape, v.shape)
+          check_eig("eig", a, w, v, dt)
+          near("eigvals", L.eigvals(a), w, dt)
+          -- a real input of real eigenvalues: real results (NumPy)
+          local at = a:swapaxes(-1, -2)
+          if CPLX[dt] then at = at:conj() end
+          local s = a + at
+          local ws, vs = L.eig(s)
+          assert.are.equal(dt, ws.dtype)
+          check_eig("eig of a Hermitian", s, ws, vs, dt)
         end)
       end
       for _, shape in ipairs { { 4, 3 }, { 3, 5 }, { 2, 5, 2 }, { 3, 2, 4 }, { 5, 6, 6 }, { 2, 36, 36 } } do
@@ -234,7 +294,85 @@ helper.each_device(function(xp)
       assert.are.same({ 3, 3 }, q.shape)
       assert.are.same({ 3, 0 }, r.shape)
       assert.are.same({ 0, 3 }, L.pinv(xp.zeros { 3, 0 }).shape)
+      for _, dt in ipairs(DTYPES) do
+        local w, v = L.eig(xp.zeros({ 0, 3, 3 }, dt))
+        assert.are.same({ 0, 3 }, w.shape)
+        assert.are.same({ 0, 3, 3 }, v.shape)
+        assert.are.equal(dt, w.dtype)   -- no complex eigenvalue: the input's dtype (NumPy)
+        w, v = L.eig(xp.zeros({ 2, 0, 0 }, dt))
+        assert.are.same({ 2, 0 }, w.shape)
+        assert.are.same({ 2, 0, 0 }, v.shape)
+        assert.are.same({ 0 }, L.eigvals(xp.zeros({ 0, 0 }, dt)).shape)
+      end
     end)
+
+    it("eig: dtypes as NumPy 2, conjugate pairs, a defective matrix, a mixed batch", function()
+      -- a rotation: i and -i, complex results of the input's precision
+      for _, dt in ipairs { "float32", "float64" } do
+        local r = xp.array({ { 0, -1 }, { 1, 0 } }, dt)
+        local w, v = L.eig(r)
+        assert.are.equal(CPLX_OF[dt], w.dtype)
+        local want = ga.host.zeros({ 2 }, "complex128")
+        want.imag[ga.ellipsis] = ga.host.array { -1.0, 1.0 }
+        near("rotation w", sort_complex(w), want, dt)
+        check_eig("rotation", r, w, v, dt)
+        -- real eigenvalues: real results
+        local d = xp.array({ { 2, 1 }, { 0, 3 } }, dt)
+        w, v = L.eig(d)
+        assert.are.equal(dt, w.dtype)
+        near("triangular w", ga.host.sort(ga.asnumpy(w)), ga.host.array({ 2, 3 }, dt), dt)
+        check_eig("triangular", d, w, v, dt)
+        assert.are.equal(dt, L.eigvals(d).dtype)
+        -- one complex pair anywhere in a batch makes the whole result complex
+        local b = xp.stack { r, d }
+        w, v = L.eig(b)
+        assert.are.equal(CPLX_OF[dt], w.dtype)
+        check_eig("mixed batch", b, w, v, dt)
+      end
+      -- complex input with real eigenvalues stays complex
+      local c = xp.array({ { 2, 0 }, { 0, 3 } }, "complex128")
+      assert.are.equal("complex128", L.eigvals(c).dtype)
+      -- integers compute in float64
+      assert.are.equal("float64", L.eigvals(xp.array { { 2, 0 }, { 0, 3 } }).dtype)
+      assert.are.equal("complex128", L.eigvals(xp.array { { 0, -1 }, { 1, 0 } }).dtype)
+      -- a defective matrix (one eigenvector): w = {1, 1}, both columns +-e1
+      local j = xp.array { { 1.0, 1.0 }, { 0.0, 1.0 } }
+      local w, v = L.eig(j)
+      assert.are.equal("float64", w.dtype)
+      near("defective w", w, ga.host.array { 1.0, 1.0 }, "float64")
+      check_eig("defective", j, w, v, "float64")
+      near("defective v", ga.host.absolute(ga.asnumpy(v)[{ 1, {} }]), ga.host.array { 1.0, 1.0 }, "float64")
+      -- float32 keeps float32 accuracy on a larger matrix
+      local a32 = rand(xp, { 24, 24 }, "float32", 12)
+      local w32, v32 = L.eig(a32)
+      assert.are.equal("complex64", w32.dtype)
+      check_eig("float32 24x24", a32, w32, v32, "float32")
+      local w64 = L.eigvals(a32:astype("float64"))
+      near("float32 vs float64 eigenvalues", sorted_stack(w32), sorted_stack(w64), "float32")
+      -- transposed and stepped inputs, never modified
+      local base = rand(xp, { 6, 6 }, "float64", 13)
+      local before = base:copy()
+      near("eigvals(A.T)", sorted_stack(L.eigvals(base.T)), sorted_stack(L.eigvals(base.T:copy())), "float64")
+      local st = base[{ { 1, 6, 2 }, { 1, 6, 2 } }]
+      near("eigvals(stepped)", sorted_stack(L.eigvals(st)), sorted_stack(L.eigvals(st:copy())), "float64")
+      assert.is_true(ga.array_equal(base, before))
+      assert.has_no.errors(function() L.eig(base, { check = false }) end)
+    end)
+
+    if xp ~= ga.host then
+      it("eig and eigvals of GPU arrays run on the GPU (cuSOLVER Xgeev)", function()
+        local before = L._geev_host_runs
+        local w, v = L.eig(rand(xp, { 3, 5, 5 }, "complex64", 14))
+        L.eigvals(rand(xp, { 5, 5 }, "float64", 14))
+        assert.are.equal(w.device.id, v.device.id)
+        assert.is_true(w.device.id >= 0)
+        if os.getenv("GPUARRAY_GEEV") ~= "0" then
+          assert.are.equal(before, L._geev_host_runs, "eig fell back to the host: cuSOLVER without Xgeev?")
+        else
+          assert.are.equal(before + 2, L._geev_host_runs)
+        end
+      end)
+    end
 
     it("transposed, stepped and broadcast inputs; inputs never modified", function()
       local base = eye_plus(xp, { 6, 6 }, "float64", 7)
@@ -285,6 +423,13 @@ helper.each_device(function(xp)
       helper.assert_error(function() L.lstsq(xp.ones { 3, 2 }, xp.ones { 2 }) end, "lstsq: Incompatible dimensions")
       helper.assert_error(function() L.eigvals(xp.array { { 1, 0 / 0 }, { 0, 1 } }) end,
         "eigvals: Array must not contain infs or NaNs")
+      local inf = xp.array({ { { 1, 0 }, { 0, 1 } }, { { 1, 1 / 0 }, { 0, 1 } } }, "complex64")
+      helper.assert_error(function() L.eig(inf) end, "eig: Array must not contain infs or NaNs")
+      helper.assert_error(function() L.eig(xp.ones { 2, 3 }) end, "eig: Last 2 dimensions of the array must be square")
+      helper.assert_error(function() L.eigvals(xp.ones { 3 }) end,
+        "eigvals: 1-dimensional array given. Array must be at least two-dimensional")
+      helper.assert_error(function() L.eig(xp.ones({ 2, 2 }, "float16")) end,
+        "eig: array type float16 is unsupported in linalg")
       helper.assert_error(function() L.qr(xp.ones { 2, 2 }, "full") end, "qr: Unrecognized mode 'full'")
       helper.assert_error(function() L.eigh(xp.eye(2), "X") end, "eigh: UPLO argument must be 'L' or 'U'")
       helper.assert_error(function() L.inv(xp.eye(2), { bogus = 1 }) end, "inv: unknown option 'bogus'")
@@ -368,6 +513,20 @@ describe("the GPU against the host", function()
       helper.assert_gpu_vs_host(function(xp) return xp.linalg.svdvals(rand(xp, { 50, 37 }, dt, 2)) end, opts)
       helper.assert_gpu_vs_host(function(xp) return xp.absolute(xp.linalg.qr(rand(xp, { 9, 6 }, dt, 2), "r")) end, opts)
       helper.assert_gpu_vs_host(function(xp) return xp.linalg.pinv(rand(xp, { 4, 3, 5 }, dt, 2)) end, opts)
+      -- eig: the solvers may order eigenvalues differently; sorted per matrix
+      if helper.has_gpu() then
+        for _, shape in ipairs { { 5, 5 }, { 4, 6, 6 }, { 40, 40 }, { 2, 3, 7, 7 } } do
+          local hw = ga.host.linalg.eigvals(rand(ga.host, shape, dt, 15))
+          local gw, gv = ga.linalg.eig(rand(ga, shape, dt, 15))
+          assert.are.equal(hw.dtype, gw.dtype, "eig dtype on GPU vs host")
+          assert.is_true(gw.device.id >= 0)
+          local scale = SINGLE[dt] and 2e-3 or 1e-8
+          local d = ga.host.max(ga.host.absolute(sorted_stack(gw) - sorted_stack(hw))):item()
+          local m = math.max(1, ga.host.max(ga.host.absolute(ga.asnumpy(hw))):item())
+          assert.is_true(d <= scale * m, ("eigvals %s GPU vs host: %g"):format(table.concat(shape, "x"), d))
+          check_eig("GPU eig " .. table.concat(shape, "x"), rand(ga, shape, dt, 15), gw, gv, dt)
+        end
+      end
     end)
   end
 end)

@@ -361,23 +361,29 @@ local function build(host, L, P)
   end
 
   -- eig, eigvals ----------------------------------------------------------
+  -- GPU: cuSOLVER's Xgeev (CUDA 12.6 Update 2 and newer), one call per
+  -- matrix queued on the stream; where the library lacks it (or
+  -- GPUARRAY_GEEV=0) the core reports the routine unavailable and LAPACK
+  -- runs on a host copy, with the same results and errors.
+  local UNAVAILABLE = -1          -- base/ga_linalg_call.h GA_LA_UNAVAILABLE
+  L._geev_host_runs = 0           -- GPU eig calls that fell back to the host (the specs read it)
   local function eig(fname, a, vectors, check)
     a = matrix(fname, a, true)
     local M = G()
-    if a.device.id >= 0 then
-      -- no general eigensolver on the GPU: LAPACK on a host copy, and back
-      local hl = require("gpuarray").host.linalg
-      local w, v = hl[fname](M.asnumpy(a), { check = check })
-      return M.asarray(w), v and M.asarray(v) or nil
-    end
     if not M.all(M.isfinite(a)):item() then fail(fname, "Array must not contain infs or NaNs") end
     local n, batch = a.shape[a.ndim], batch_of(a)
     local A = fresh(a, true)                                   -- column-major a
     local w = M.zeros(concat(batch, n), CPLX[a.dtype])
     local v = vectors and M.zeros(concat(batch, n, n), CPLX[a.dtype]) or nil
-    if lapack(fname, GEEV, A, { b = w, u = v, flag = vectors and 1 or 0, check = check }) ~= 0 then
-      fail(fname, "Eigenvalues did not converge")
+    local bad = lapack(fname, GEEV, A, { b = w, u = v, flag = vectors and 1 or 0, check = check })
+    if bad == UNAVAILABLE then
+      -- no general eigensolver on this GPU: LAPACK on a host copy, and back
+      L._geev_host_runs = L._geev_host_runs + 1
+      local hl = require("gpuarray").host.linalg
+      local hw, hv = hl[fname](M.asnumpy(a), { check = check })
+      return M.asarray(hw), hv and M.asarray(hv) or nil
     end
+    if bad ~= 0 then fail(fname, "Eigenvalues did not converge") end
     if v then v = v:swapaxes(-1, -2) end
     -- real input with real eigenvalues: real results (NumPy)
     if not is_complex(a.dtype) and not M.any(M.imag(w)):item() then
@@ -743,8 +749,13 @@ end
 
 --- Eigenvalues and right eigenvectors of general square matrices
 -- (`numpy.linalg.eig`): complex, unless a is real and every eigenvalue
--- is real (then real, as NumPy). LAPACK's geev; a GPU array is computed
--- on a host copy (cuSOLVER has no general eigensolver in every CUDA).
+-- is real (then real, as NumPy); eigenvectors of unit 2-norm with their
+-- largest component real (LAPACK's normalisation). The host runs LAPACK's
+-- geev; a GPU cuSOLVER's Xgeev (CUDA 12.6 Update 2 and newer, one call per
+-- matrix of a batch), or LAPACK on a host copy where cuSOLVER lacks it
+-- (or `GPUARRAY_GEEV=0`). The eigenvalues' order is the solver's (the GPU's
+-- and the host's may differ, as CuPy's and NumPy's do). A non-finite input
+-- raises `Array must not contain infs or NaNs` (one synchronisation).
 -- @function ga.linalg.eig
 -- @param a (..., M, M)
 -- @treturn ndarray w
@@ -753,7 +764,8 @@ end
 -- local w, v = ga.linalg.eig(ga.array({{0.0, -1.0}, {1.0, 0.0}}))
 -- print(w)   --> array([0.+1.j, 0.-1.j])
 
---- Eigenvalues of general square matrices (`numpy.linalg.eigvals`).
+--- Eigenvalues of general square matrices (`numpy.linalg.eigvals`): the
+-- dtype rules, solvers and errors of `eig`, without the vectors.
 -- @function ga.linalg.eigvals
 -- @param a (..., M, M)
 -- @treturn ndarray

@@ -21,9 +21,16 @@ enum {
   GA_LA_SYEVD,   /* a (n, n) Hermitian, w[n] (real) ascending; flag 1: vectors in a; uplo */
   GA_LA_GESVD,   /* a (m, n), m >= n -> s[n] (real), u (m, m|n), vt (n, n); flag 0 N, 1 S, 2 A */
   GA_LA_GESVDJ,  /* as GESVD (flag 1 or 2 alike: m, n <= 32) but v (n, n), not vt; CUDA only */
-  GA_LA_GEEV,    /* a (n, n) general -> w[n] complex, vr (n, n) complex when flag; host only */
+  GA_LA_GEEV,    /* a (n, n) general -> w[n] complex, vr (n, n) complex when flag (right vectors, unit 2-norm) */
   GA_LA_NOPS
 };
+
+/* What a backend's `lapack` returns, instead of a status, for a routine it
+ * cannot run on this machine (CUDA: GEEV where cuSOLVER lacks Xgeev, older
+ * than CUDA 12.6 Update 2, or GPUARRAY_GEEV=0), having written nothing:
+ * core/ga_linalg.c reports it as *bad = GA_LA_UNAVAILABLE and the Lua side
+ * runs the routine on a host copy. */
+#define GA_LA_UNAVAILABLE (-1)
 
 typedef struct ga_la_call {
   int op;

@@ -6,7 +6,8 @@
  *     over the batch of a (C-contiguous (..., n, m): column-major m-by-n
  *     matrices), in place; b/u/vt/ipiv may be nil.  Returns the first
  *     nonzero info flag when check is true (one synchronisation on a GPU),
- *     else 0. */
+ *     else 0; -1 when the device cannot run op here (eig on a cuSOLVER
+ *     without Xgeev: the caller runs it on the host). */
 #include "binding/lga_core.h"
 #include "core/ga_backend.h"
 #include "core/ga_linalg.h"

@@ -97,7 +97,10 @@ int ga_linalg_run(int op, ga_array *a, ga_array *b, ga_array *u, ga_array *vt, g
   c.ipiv = (op == GA_LA_GETRF || op == GA_LA_GETRS) ? (int32_t *)GA_DATA(ipiv) : NULL;
   c.info = (int32_t *)GA_DATA(info);
   if (m == 0 || n == 0) return GA_OK;   /* empty matrices: the Lua side builds their results */
-  if ((rc = be->lapack(&c))) return rc;
+  if ((rc = be->lapack(&c))) {
+    if (rc == GA_LA_UNAVAILABLE) *bad = GA_LA_UNAVAILABLE;   /* nothing written: the caller falls back */
+    return rc == GA_LA_UNAVAILABLE ? GA_OK : rc;
+  }
   if (!check) return GA_OK;
   int32_t *h = NULL, *hinfo = c.info;
   if (dev != GA_CPU) {

@@ -13,7 +13,9 @@
  * arrays of a's device (NULL where the routine has none) of exactly the
  * sizes the routine needs (base/ga_linalg_call.h); ipiv and info int32.
  * check: read info back (on a GPU, the call's one synchronisation) and put
- * the first matrix's nonzero LAPACK info in *bad (0: none). */
+ * the first matrix's nonzero LAPACK info in *bad (0: none).  *bad is
+ * GA_LA_UNAVAILABLE (-1), with GA_OK, when the backend cannot run op on
+ * this machine and wrote nothing (the caller runs it elsewhere). */
 int ga_linalg_run(int op, ga_array *a, ga_array *b, ga_array *u, ga_array *vt, ga_array *ipiv, ga_array *info,
                   int64_t k, int flag, int uplo, int check, void *stream, int *bad);
 

@@ -19,7 +19,11 @@
  *   to 32 x 32 (float64: 16 x 16), kernels/ga_jacobi.cuh (one-sided, in
  *   shared memory) the SVD and the other eigh up to 64 x 64.
  * - The pointer arrays the batched routines take are filled on the device
- *   by a small kernel (kernels/ga_linalg.cuh): no host copy to wait on. */
+ *   by a small kernel (kernels/ga_linalg.cuh): no host copy to wait on.
+ * - eig/eigvals (GEEV): cusolverDnXgeev where the library has it (looked
+ *   up apart: a cuSOLVER older than CUDA 12.6 Update 2 lacks it, and the
+ *   slot then answers GA_LA_UNAVAILABLE so that LAPACK runs on a host
+ *   copy); see geev_run below. */
 #include "cuda/ga_cuda.h"
 #include "cuda/ga_cuda_internal.h"
 #include "cuda/ga_cuda_kernel.h"
@@ -59,6 +63,18 @@ static struct {
   T4(geqrf_bufferSize); T4(geqrf); T4(orgqr_bufferSize); T4(orgqr);
   T4(syevd_bufferSize); T4(syevd); T4(syevjBatched_bufferSize); T4(syevjBatched);
   T4(gesvd_bufferSize); T4(gesvd); T4(gesvdjBatched_bufferSize); T4(gesvdjBatched);
+  /* optional (NULL when the library lacks them: eig and eigvals then run
+   * on the host): the 64-bit general eigensolver of cuSOLVER 11.7.1
+   * (CUDA 12.6 Update 2) and newer; typed here, not from the header, so
+   * that the module builds against older headers too */
+  cusolverStatus_t (*create_params)(cusolverDnParams_t *);
+  cusolverStatus_t (*xgeev_bufferSize)(cusolverDnHandle_t, cusolverDnParams_t, cusolverEigMode_t, cusolverEigMode_t,
+                                       int64_t, cudaDataType, const void *, int64_t, cudaDataType, const void *,
+                                       cudaDataType, const void *, int64_t, cudaDataType, const void *, int64_t,
+                                       cudaDataType, size_t *, size_t *);
+  cusolverStatus_t (*xgeev)(cusolverDnHandle_t, cusolverDnParams_t, cusolverEigMode_t, cusolverEigMode_t, int64_t,
+                            cudaDataType, void *, int64_t, cudaDataType, void *, cudaDataType, void *, int64_t,
+                            cudaDataType, void *, int64_t, cudaDataType, void *, size_t, void *, size_t, int *);
 } F;
 static int loaded;            /* 1 ok, -1 failed (message in load_msg) */
 static char load_msg[512];
@@ -117,6 +133,10 @@ static void load(void) {
     L1(gesvdjBatched, "gesvdjBatched", "gesvdjBatched");
 #undef L1
   }
+  *(void **)&F.create_params = dlsym(h, "cusolverDnCreateParams");
+  *(void **)&F.xgeev_bufferSize = dlsym(h, "cusolverDnXgeev_bufferSize");
+  *(void **)&F.xgeev = dlsym(h, "cusolverDnXgeev");
+  if (!F.create_params || !F.xgeev_bufferSize || !F.xgeev) F.xgeev = NULL;
   loaded = ok ? 1 : -1;
 }
 
@@ -153,6 +173,7 @@ typedef struct dev_state {
   cublasHandle_t bh;
   syevjInfo_t syevj;
   gesvdjInfo_t gesvdj;
+  cusolverDnParams_t params;   /* Xgeev's (created on its first call) */
 } dev_state;
 static dev_state devs[GA_MAX_DEVICES];
 static pthread_once_t lock_once = PTHREAD_ONCE_INIT;
@@ -429,11 +450,122 @@ static int work(int dev, void *stream, int64_t elems, size_t isz, ga_scratch *w)
   return ga_scratch_get(ga_cuda_pool(dev), (size_t)elems * isz, stream, w);
 }
 
+/* ---- eig, eigvals: cusolverDnXgeev ----
+ * Right vectors only (NumPy's eig has no left ones): jobvl is always
+ * NOVECTOR.  Complex input: w and vr are the caller's buffers.  Real input
+ * runs in the all-real form every Xgeev takes (w: n real parts then n
+ * imaginary parts; vr: LAPACK's packed real vectors, a conjugate pair as
+ * its real and imaginary columns), into scratch, and one kernel
+ * (kernels/ga_linalg.cuh, ga_la_geev_real_*) writes the complex w and vr
+ * the slot returns (base/ga_linalg_call.h), as host/ga_host_lapack.c does
+ * after LAPACK's sgeev/dgeev.  The batch is one Xgeev per matrix queued on
+ * the stream with one device and one host workspace.  Xgeev's host
+ * workspace comes from the pinned pool; when it is not empty the stream is
+ * synchronised before it goes back (the library may use it while its
+ * device work runs). */
+/* Xgeev loaded, and not turned off (GPUARRAY_GEEV=0: eig runs on the host) */
+static int geev_available(void) {
+  const char *env = getenv("GPUARRAY_GEEV");
+  return F.xgeev && !(env && !strcmp(env, "0"));
+}
+
+static int geev_convert(const ga_la_call *c, int t, void *wri, void *vr) {
+  ga_kkey key;
+  ga_kpack p;
+  ga_kpack_init(&p, &key, GA_KFAM_LINALG);
+  ga_kpack_put(&p, 3, 4);
+  ga_kpack_put(&p, (uint64_t)t, 2);
+  void *kernel;
+  int rc = ga_cuda_kernel_get(c->device, &key, t == 0 ? "ga_la_geev_real_f" : "ga_la_geev_real_d", ptrs_source,
+                              NULL, &kernel);
+  if (rc) return rc;
+  long long n = c->n, total = c->batch * n * (c->flag ? n : 1), blocks = (total + 255) / 256;
+  if (blocks > INT_MAX) return ga_err(GA_EINVAL, "eig: the batch is too big for one launch");
+  void *w = c->b, *v = c->flag ? c->u : NULL;
+  if (!c->flag) vr = NULL;
+  void *args[6] = {&wri, &vr, &w, &v, &n, &total};
+  return ga_cuda_launch_now(kernel, (unsigned)blocks, 256, 0, c->stream, args);
+}
+
+static int geev_run(const ga_la_call *c, dev_state *d, int t) {
+  static const cudaDataType DT[4] = {CUDA_R_32F, CUDA_R_64F, CUDA_C_32F, CUDA_C_64F};
+  int dev = c->device, rc = GA_OK, cplx = t >= 2;
+  int64_t n = c->n, nb = c->batch, lda = n > 1 ? n : 1;
+  size_t isz = ISZ[t], rsz = RSZ[t], astep = (size_t)n * (size_t)n * isz;
+  cusolverDnHandle_t h = d->sh;
+  cudaStream_t st = (cudaStream_t)c->stream;
+  cudaDataType ta = DT[t];
+  cusolverEigMode_t jobvl = CUSOLVER_EIG_MODE_NOVECTOR;
+  cusolverEigMode_t jobvr = c->flag ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  ga_scratch wri = {0}, vrs = {0}, dw = {0}, hw = {0};
+  size_t dbytes = 0, hbytes = 0;
+  int queued = 0;
+  if (!d->params) {
+    cusolverStatus_t ps = F.create_params(&d->params);
+    if (ps != CUSOLVER_STATUS_SUCCESS) {
+      d->params = NULL;
+      rc = serr(ps, "cusolverDnCreateParams");
+      goto done;
+    }
+  }
+  /* where each matrix's w (wstep bytes apart) and vectors (vstep) go:
+   * real input: scratch for the whole batch; complex: the outputs.  VL and
+   * VR are always valid pointers (VL is never written: jobvl NOVECTOR), as
+   * CuPy passes them. */
+  size_t wstep = cplx ? (size_t)n * isz : 2 * (size_t)n * rsz, vstep = c->flag ? astep : 0;
+  char *W, *V;
+  if (cplx) {
+    W = c->b;
+  } else {
+    if ((rc = work(dev, c->stream, 2 * n * nb, rsz, &wri))) goto done;
+    W = wri.ptr;
+  }
+  if (c->flag && cplx) {
+    V = c->u;
+  } else {   /* real vectors for the batch, or one matrix nothing is written to */
+    if ((rc = work(dev, c->stream, c->flag ? n * n * nb : n * n, isz, &vrs))) goto done;
+    V = vrs.ptr;
+  }
+  cusolverStatus_t s = F.xgeev_bufferSize(h, d->params, jobvl, jobvr, n, ta, c->a, lda, ta, W, ta, V, lda, ta, V, lda,
+                                          ta, &dbytes, &hbytes);
+  /* a library that refuses this dtype or job (the documented ones take
+   * all four dtypes in this form) leaves it to the host, before any work
+   * is queued; the specs count such fallbacks (linalg.lua's
+   * _geev_host_runs) */
+  if (s == CUSOLVER_STATUS_NOT_SUPPORTED || s == CUSOLVER_STATUS_INVALID_VALUE) {
+    rc = GA_LA_UNAVAILABLE;
+    goto done;
+  }
+  SOK(s, "cusolverDnXgeev_bufferSize");
+  if ((rc = work(dev, c->stream, (int64_t)(dbytes ? dbytes : 1), 1, &dw))) goto done;
+  if (hbytes) {
+    ga_pool *pin = ga_cuda_pinned_pool();
+    if (!pin) { rc = ga_err(GA_ENOMEM, "eig: no pinned host pool for cuSOLVER's host workspace"); goto done; }
+    if ((rc = ga_scratch_get(pin, hbytes, c->stream, &hw))) goto done;
+  }
+  for (int64_t i = 0; i < nb; i++) {
+    queued = 1;
+    SOK(F.xgeev(h, d->params, jobvl, jobvr, n, ta, AT(c->a, i * astep), lda, ta, AT(W, i * wstep), ta,
+                AT(V, i * vstep), lda, ta, AT(V, i * vstep), lda, ta, dw.ptr, dbytes, hw.ptr, hbytes, c->info + i),
+        "cusolverDnXgeev");
+  }
+  if (!cplx) rc = geev_convert(c, t, W, V);
+done:
+  if (hw.ptr && queued) {   /* the host workspace outlives the queued work */
+    cudaError_t e = cudaStreamSynchronize(st);
+    if (e != cudaSuccess && !rc) rc = ga_cuda_error(e, "cudaStreamSynchronize (eig)");
+  }
+  ga_scratch_put(&hw);
+  ga_scratch_put(&dw);
+  ga_scratch_put(&vrs);
+  ga_scratch_put(&wri);
+  return rc;
+}
+
 int ga_cuda_lapack(const ga_la_call *c) {
   int t = type_index(c->dtype);
   if (t < 0) return ga_err(GA_ETYPE, "cuSOLVER takes float32, float64, complex64 or complex128, got %s",
                            ga_dtypes[c->dtype].name);
-  if (c->op == GA_LA_GEEV) return ga_err(GA_EDEVICE, "the GPU has no general eigensolver (eig runs on the host)");
   if (c->m > INT_MAX || c->n > INT_MAX || c->k > INT_MAX || c->batch > INT_MAX)
     return ga_err(GA_EINVAL, "matrix dimensions exceed cuSOLVER's 32-bit limit");
   int dev = c->device, rc = ga_cuda_set_device(dev);
@@ -445,6 +577,7 @@ int ga_cuda_lapack(const ga_la_call *c) {
   }
   pthread_once(&load_once, load);
   if (loaded < 0) return ga_err(GA_EDEVICE, "%s", load_msg);
+  if (c->op == GA_LA_GEEV && !geev_available()) return GA_LA_UNAVAILABLE;   /* the caller runs it on the host */
   if ((rc = ga_cuda_flush(dev))) return rc;   /* solver work goes after queued kernels */
   pthread_once(&lock_once, init_locks);
   dev_state *d = &devs[dev];
@@ -591,6 +724,9 @@ int ga_cuda_lapack(const ga_la_call *c) {
                            c->info, d->gesvdj, nb), "gesvdjBatched");
     break;
   }
+  case GA_LA_GEEV:
+    rc = geev_run(c, d, t);
+    break;
   default:
     rc = ga_err(GA_EINVAL, "the GPU has no solver routine %d", c->op);
   }
