@@ -216,13 +216,17 @@ local function build(host, L, P)
     a = matrix(fname, a, true)
     local A = fresh(a)
     -- column-major upper triangle = a's lower triangle; the factor U read
-    -- row-major is L with a = L Lᴴ
-    if lapack(fname, POTRF, A, { uplo = 1, check = o.check }) ~= 0 then
+    -- row-major is L with a = L Lᴴ.  The strict upper part is zeroed in
+    -- place, queued before the check waits (as CuPy's in-place _tril: one
+    -- array, and the device never idles between potrf and the zeroing)
+    local info = G().zeros(batch_of(A), "int32")
+    core._lapack(POTRF, A, nil, nil, nil, nil, info, 0, 0, 1, false, fname)
+    core._tril_inplace(A)
+    if o.check and core._lapack_check(POTRF, A, info, fname) ~= 0 then
       fail(fname, "Matrix is not positive definite")
     end
-    local l = G().tril(A)
-    if o.upper then return H(l):copy() end
-    return l
+    if o.upper then return H(A):copy() end
+    return A
   end
 
   -- qr ---------------------------------------------------------------------

@@ -16,5 +16,13 @@
  * the first matrix's nonzero LAPACK info in *bad (0: none). */
 int ga_linalg_run(int op, ga_array *a, ga_array *b, ga_array *u, ga_array *vt, ga_array *ipiv, ga_array *info,
                   int64_t k, int flag, int uplo, int check, void *stream, int *bad);
+/* ga_linalg_run in two halves, so that the caller can do host work while
+ * the device runs the routine: ga_linalg_start queues it (no check) and sets
+ * *pending to 1 when info must be read to know whether it failed (0: an
+ * empty batch, or a route that cannot fail, e.g. our batched Jacobi);
+ * ga_linalg_finish then reads info back (on a GPU: the synchronisation). */
+int ga_linalg_start(int op, ga_array *a, ga_array *b, ga_array *u, ga_array *vt, ga_array *ipiv, ga_array *info,
+                    int64_t k, int flag, int uplo, void *stream, int *pending);
+int ga_linalg_finish(int op, ga_array *info, void *stream, int *bad);
 
 #endif
