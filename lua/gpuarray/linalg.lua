@@ -274,7 +274,7 @@ local function build(host, L, P)
     local M = G()
     local n, batch = a.shape[a.ndim], batch_of(a)
     local A = fresh(a)
-    local w = M.zeros(concat(batch, n), REAL[a.dtype])
+    local w = M.empty(concat(batch, n), REAL[a.dtype])   -- every routine writes all of w
     -- column-major A is aᵀ = conj(a): its upper triangle is a's lower
     local bad = lapack(fname, SYEVD, A, { b = w, flag = vectors and 1 or 0, uplo = uplo == "U" and 0 or 1,
                                           check = check })
