@@ -109,6 +109,7 @@ int ga_linalg_finish(int op, ga_array *info, void *stream, int *bad) {
   int dev = info ? GA_DEVICE(info) : GA_CPU, rc = need(info, "info", dev, GA_INT32, info ? info->size : 0);
   if (rc) return rc;
   int64_t batch = info->size;
+  if (batch == 0) return GA_OK;
   int32_t *h = NULL, *hinfo = (int32_t *)GA_DATA(info);
   if (dev != GA_CPU) {
     if ((uint64_t)batch > SIZE_MAX / sizeof(int32_t) || !(h = malloc((size_t)batch * sizeof(int32_t))))

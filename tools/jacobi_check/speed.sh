@@ -37,6 +37,7 @@ bench "matmul64 GPUARRAY_BATCH=0" GPUARRAY_BATCH=0
 for v in "GPUARRAY_MATMUL_TINY=0" "GPUARRAY_MATMUL_TINY=1" "GPUARRAY_MATMUL_TINY=2"; do
   bench "matmul64 $v" "$v"
   env "$v" lua5.4 tools/jacobi_check/mm_check.lua
+  env "$v" lua5.4 tools/jacobi_check/mm_probe.lua
 done
 # the other per-call overheads beside it (a queued kernel plus an allocation: add; an allocation: empty)
 ONLY=overhead
