@@ -81,6 +81,18 @@ static int large_minb(void) {
   return v;
 }
 
+/* GPUARRAY_MATMUL_DIRECT=1: our product kernels are launched at once
+ * (after the queued kernels) instead of through the launch queue; for
+ * tuning the small-product overhead. */
+static int direct_launch(void) {
+  static int v = -1;
+  if (v < 0) {
+    const char *e = getenv("GPUARRAY_MATMUL_DIRECT");
+    v = e && e[0] == '1' && !e[1];
+  }
+  return v;
+}
+
 static int64_t iabs64(int64_t v) { return v < 0 ? -v : v; }
 
 /* elements one matrix spans at element strides (rs, cs) */
@@ -185,7 +197,9 @@ static int run_kernel(const ga_matmul_call *c) {
       sizes[6 + i] = batch || s.idx64 ? sizeof(long long) : sizeof(int);
     }
     unsigned grid[3] = {(unsigned)gx, (unsigned)gy, (unsigned)nz}, block[3] = {(unsigned)threads_of(cf), 1, 1};
-    if ((rc = ga_cuda_enqueue3(c->device, c->stream, kernel, grid, block, 0, 15, args, sizes))) return rc;
+    if (!direct_launch()) rc = ga_cuda_enqueue3(c->device, c->stream, kernel, grid, block, 0, 15, args, sizes);
+    else if (!(rc = ga_cuda_flush(c->device))) rc = ga_cuda_launch_now3(kernel, grid, block, 0, c->stream, args);
+    if (rc) return rc;
   }
   return GA_OK;
 }

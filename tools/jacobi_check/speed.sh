@@ -34,6 +34,8 @@ bench "cholesky checks off" BENCH_LINALG_CHECKS=0
 ONLY=overhead_matmul64
 bench "matmul64 default"
 bench "matmul64 GPUARRAY_BATCH=0" GPUARRAY_BATCH=0
+bench "matmul64 GPUARRAY_MATMUL_DIRECT=1" GPUARRAY_MATMUL_DIRECT=1
+bench "matmul64 DIRECT=1 TINY=1" GPUARRAY_MATMUL_DIRECT=1 GPUARRAY_MATMUL_TINY=1
 for v in "GPUARRAY_MATMUL_TINY=0" "GPUARRAY_MATMUL_TINY=1" "GPUARRAY_MATMUL_TINY=2"; do
   bench "matmul64 $v" "$v"
   env "$v" lua5.4 tools/jacobi_check/mm_check.lua
