@@ -413,6 +413,9 @@ helper.each_device(function(xp)
       helper.assert_error(function() L.inv(xp.zeros { 2, 3, 3 }) end, "inv: Singular matrix")
       helper.assert_error(function() L.cholesky(xp.array { { 1, 2 }, { 2, 1 } }) end,
         "cholesky: Matrix is not positive definite")
+      -- a stack with one bad matrix (the check waits after the in-place zeroing is queued)
+      helper.assert_error(function() L.cholesky(xp.array { { { 4, 0 }, { 0, 1 } }, { { 1, 2 }, { 2, 1 } } }) end,
+        "cholesky: Matrix is not positive definite")
       helper.assert_error(function() L.inv(xp.ones { 2, 3 }) end, "inv: Last 2 dimensions of the array must be square")
       helper.assert_error(function() L.det(xp.ones { 3 }) end,
         "det: 1-dimensional array given. Array must be at least two-dimensional")

@@ -4,6 +4,9 @@
 return function(b)
   local ga, put, section, gpu_ms, QUICK = b.ga, b.put, b.section, b.gpu_ms, b.QUICK
   local L = ga.linalg
+  -- BENCH_LINALG_CHECKS=0: no info read-back (CuPy's default); for
+  -- comparison only (tools/jacobi_check/speed.sh)
+  if os.getenv("BENCH_LINALG_CHECKS") == "0" then L.set_checks(false) end
   local n = QUICK and 256 or 4096
   local function spd(m, dt)
     local g = ga.random.random({ m, m }):astype(dt)

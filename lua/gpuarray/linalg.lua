@@ -17,9 +17,12 @@
 -- not positive definite`, `Last 2 dimensions of the array must be square`,
 -- `SVD did not converge`, `Eigenvalues did not converge`. On a GPU they
 -- are found by reading the solver's info flags back: one small
--- synchronisation per call. `{check = false}` as the last argument (or
--- `ga.linalg.set_checks(false)` for every call) skips it: a failed
--- factorisation then returns NaN or garbage silently, as CuPy does.
+-- synchronisation per call, after the call's other work is queued (the
+-- host pays its pending garbage collection meanwhile). `{check = false}`
+-- as the last argument (or `ga.linalg.set_checks(false)` for every call)
+-- skips it: a failed factorisation then returns NaN or garbage silently,
+-- as CuPy does. A route that cannot fail (the batched Jacobi `eigh` of
+-- real stacks up to 32 x 32 on a GPU) reads nothing back.
 --
 -- **Layout.** Inputs of any strides (transposed, stepped, broadcast) are
 -- copied once into the column-major order the solvers take (a row-major
@@ -216,13 +219,17 @@ local function build(host, L, P)
     a = matrix(fname, a, true)
     local A = fresh(a)
     -- column-major upper triangle = a's lower triangle; the factor U read
-    -- row-major is L with a = L Lᴴ
-    if lapack(fname, POTRF, A, { uplo = 1, check = o.check }) ~= 0 then
+    -- row-major is L with a = L Lᴴ.  The strict upper part is zeroed in
+    -- place, queued before the check waits (as CuPy's in-place _tril: one
+    -- array, and the device never idles between potrf and the zeroing)
+    local info = G().zeros(batch_of(A), "int32")
+    core._lapack(POTRF, A, nil, nil, nil, nil, info, 0, 0, 1, false, fname)
+    core._tril_inplace(A)
+    if o.check and core._lapack_check(POTRF, A, info, fname) ~= 0 then
       fail(fname, "Matrix is not positive definite")
     end
-    local l = G().tril(A)
-    if o.upper then return H(l):copy() end
-    return l
+    if o.upper then return H(A):copy() end
+    return A
   end
 
   -- qr ---------------------------------------------------------------------
@@ -270,7 +277,7 @@ local function build(host, L, P)
     local M = G()
     local n, batch = a.shape[a.ndim], batch_of(a)
     local A = fresh(a)
-    local w = M.zeros(concat(batch, n), REAL[a.dtype])
+    local w = M.empty(concat(batch, n), REAL[a.dtype])   -- every routine writes all of w
     -- column-major A is aᵀ = conj(a): its upper triangle is a's lower
     local bad = lapack(fname, SYEVD, A, { b = w, flag = vectors and 1 or 0, uplo = uplo == "U" and 0 or 1,
                                           check = check })

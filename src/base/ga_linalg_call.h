@@ -47,6 +47,8 @@ typedef struct ga_la_call {
   void *vt;           /* GESVD: vt (GESVDJ: v) */
   int32_t *ipiv;      /* GETRF/GETRS: batch * n, 1-based as LAPACK */
   int32_t *info;      /* batch; 0 = success, > 0 = LAPACK's failure (singular ...) */
+  int *flagless;      /* not NULL: the backend sets *flagless = 1 when the route it took can report
+                         no failure (info all 0 by construction), so no check need read info back */
 } ga_la_call;
 
 #endif

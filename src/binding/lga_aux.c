@@ -94,6 +94,13 @@ static ga_array *push_blank(lua_State *L) {
   return a;
 }
 
+void lga_gc_ahead(lua_State *L, lga_state *S) {
+  if (S->gc_debt > LGA_GC_STEP_BYTES / 2 && S->gc_debt > ga_live_device_bytes() / 4) {
+    S->gc_debt = 0;
+    lua_gc(L, LUA_GCCOLLECT);
+  }
+}
+
 ga_array *lga_new_array(lua_State *L, lga_state *S, const char *fname, int device, int dtype,
                         int ndim, const int64_t *shape) {
   /* pace the GC by bytes before allocating, so that garbage arrays return

@@ -60,6 +60,11 @@ ga_array *lga_check(lua_State *L, int idx, const char *fname); /* + not freed */
 void lga_check_current(lua_State *L, lga_state *S, const ga_array *a, const char *fname);
 /* Push a new C-contiguous array (allocating, with GC pacing and the
  * free-cache / full-GC / retry sequence on out-of-memory). */
+/* The host is about to wait for device work it has just queued: run now
+ * the full collection that the next allocations would run (at least half
+ * of its byte budget is due), so that it overlaps that work instead of
+ * stalling an idle device later. */
+void lga_gc_ahead(lua_State *L, lga_state *S);
 ga_array *lga_new_array(lua_State *L, lga_state *S, const char *fname, int device, int dtype,
                         int ndim, const int64_t *shape);
 /* Push a view of array at index `base_idx` (shares the buffer, records base). */

@@ -29,9 +29,9 @@ static int need(const ga_array *x, const char *what, int dev, int dtype, int64_t
   return GA_OK;
 }
 
-int ga_linalg_run(int op, ga_array *a, ga_array *b, ga_array *u, ga_array *vt, ga_array *ipiv, ga_array *info,
-                  int64_t k, int flag, int uplo, int check, void *stream, int *bad) {
-  *bad = 0;
+int ga_linalg_start(int op, ga_array *a, ga_array *b, ga_array *u, ga_array *vt, ga_array *ipiv, ga_array *info,
+                    int64_t k, int flag, int uplo, void *stream, int *pending) {
+  *pending = 0;
   if (!a || !a->buf) return ga_err(GA_EFREED, "the matrix array has been freed");
   if (a->ndim < 2) return ga_err(GA_EINTERNAL, "solver matrix array of %d dimensions", a->ndim);
   int dt = a->dtype, dev = GA_DEVICE(a), rc;
@@ -96,17 +96,29 @@ int ga_linalg_run(int op, ga_array *a, ga_array *b, ga_array *u, ga_array *vt, g
   c.vt = vsz ? GA_DATA(vt) : NULL;
   c.ipiv = (op == GA_LA_GETRF || op == GA_LA_GETRS) ? (int32_t *)GA_DATA(ipiv) : NULL;
   c.info = (int32_t *)GA_DATA(info);
+  int flagless = 0;
+  c.flagless = &flagless;
   if (m == 0 || n == 0) return GA_OK;   /* empty matrices: the Lua side builds their results */
   if ((rc = be->lapack(&c))) {
-    if (rc == GA_LA_UNAVAILABLE) *bad = GA_LA_UNAVAILABLE;   /* nothing written: the caller falls back */
-    return rc == GA_LA_UNAVAILABLE ? GA_OK : rc;
+    if (rc != GA_LA_UNAVAILABLE) return rc;
+    *pending = GA_LA_UNAVAILABLE;   /* nothing written: the caller falls back */
+    return GA_OK;
   }
-  if (!check) return GA_OK;
-  int32_t *h = NULL, *hinfo = c.info;
+  *pending = !flagless;
+  return GA_OK;
+}
+
+int ga_linalg_finish(int op, ga_array *info, void *stream, int *bad) {
+  *bad = 0;
+  int dev = info ? GA_DEVICE(info) : GA_CPU, rc = need(info, "info", dev, GA_INT32, info ? info->size : 0);
+  if (rc) return rc;
+  int64_t batch = info->size;
+  if (batch == 0) return GA_OK;
+  int32_t *h = NULL, *hinfo = (int32_t *)GA_DATA(info);
   if (dev != GA_CPU) {
     if ((uint64_t)batch > SIZE_MAX / sizeof(int32_t) || !(h = malloc((size_t)batch * sizeof(int32_t))))
       return ga_err(GA_ENOMEM, "out of host memory reading solver flags");
-    if ((rc = ga_memcpy(GA_CPU, h, dev, c.info, (size_t)batch * sizeof(int32_t), stream, 1))) {
+    if ((rc = ga_memcpy(GA_CPU, h, dev, hinfo, (size_t)batch * sizeof(int32_t), stream, 1))) {
       free(h);
       return rc;
     }
@@ -124,4 +136,13 @@ int ga_linalg_run(int op, ga_array *a, ga_array *b, ga_array *u, ga_array *vt, g
   }
   free(h);
   return rc;
+}
+
+int ga_linalg_run(int op, ga_array *a, ga_array *b, ga_array *u, ga_array *vt, ga_array *ipiv, ga_array *info,
+                  int64_t k, int flag, int uplo, int check, void *stream, int *bad) {
+  int pending, rc = ga_linalg_start(op, a, b, u, vt, ipiv, info, k, flag, uplo, stream, &pending);
+  *bad = 0;
+  if (!rc && pending == GA_LA_UNAVAILABLE) *bad = GA_LA_UNAVAILABLE;
+  if (rc || !check || pending != 1) return rc;
+  return ga_linalg_finish(op, info, stream, bad);
 }

@@ -18,5 +18,14 @@
  * this machine and wrote nothing (the caller runs it elsewhere). */
 int ga_linalg_run(int op, ga_array *a, ga_array *b, ga_array *u, ga_array *vt, ga_array *ipiv, ga_array *info,
                   int64_t k, int flag, int uplo, int check, void *stream, int *bad);
+/* ga_linalg_run in two halves, so that the caller can do host work while
+ * the device runs the routine: ga_linalg_start queues it (no check) and sets
+ * *pending to 1 when info must be read to know whether it failed (0: an
+ * empty batch, or a route that cannot fail, e.g. our batched Jacobi;
+ * GA_LA_UNAVAILABLE when the backend cannot run op here and wrote nothing);
+ * ga_linalg_finish then reads info back (on a GPU: the synchronisation). */
+int ga_linalg_start(int op, ga_array *a, ga_array *b, ga_array *u, ga_array *vt, ga_array *ipiv, ga_array *info,
+                    int64_t k, int flag, int uplo, void *stream, int *pending);
+int ga_linalg_finish(int op, ga_array *info, void *stream, int *bad);
 
 #endif

@@ -3,7 +3,7 @@
 // and votes.  Built and run by sym_check.sh for several sizes and inputs:
 //   sym_harness BATCH KIND   (KIND: 0 random, 1 degenerate, 2 diagonal,
 //   3 scaled 1e30, 4 scaled 1e-30, 5 a NaN in every third matrix, 6 zero,
-//   7 graded); prints the sweeps a warp took and the worst |A V - V w| /
+//   7 graded, 8 the bench's: uniform [0, 1) plus its transpose); prints the sweeps a warp took and the worst |A V - V w| /
 //   max|A|, |Vᵀ V - I|, and disorder of w (float64 checks).
 #include <math.h>
 #include <cmath>
@@ -54,11 +54,12 @@ int main(int argc, char **argv) {
   int n = GA_JN;
   std::mt19937_64 rng(42 + kind);
   std::normal_distribution<double> nd;
+  std::uniform_real_distribution<double> ud;
   std::vector<double> A0((size_t)batch * n * n);
   for (int b = 0; b < batch; b++) {
     double *M = &A0[(size_t)b * n * n];
     for (int i = 0; i < n; i++) for (int j = 0; j <= i; j++) {
-      double v = nd(rng);
+      double v = kind == 8 ? ud(rng) + ud(rng) : nd(rng);
       if (kind == 2 && i != j) v = 0;
       if (kind == 6) v = 0;
       M[i * n + j] = M[j * n + i] = v;
