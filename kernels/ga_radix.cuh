@@ -20,9 +20,10 @@
 // ---- block ranking: NT / 32 warps of KPT keys each, dr[r] the key's digit
 // (a missing key, past the tile's or row's end, has digit 255: it ranks
 // after every real key, at a place >= the real keys' count, and only the
-// last tile, whose counts no tile reads, has any), in three steps so that a onesweep pass publishes its
-// counts as early as CUB's does (before ranking).  wcnt: [NT / 32][256]
-// per-warp counters, zeroed by the caller and synchronised ----
+// last tile, whose counts no tile reads, has any), in three steps so that
+// a onesweep pass publishes its counts as early as CUB's does (before
+// ranking).  wcnt: [NT / 32][256] per-warp counters, zeroed by the caller
+// and synchronised ----
 #define NW (NT / 32)
 #if NT != 256
 #error "the block ranking takes thread t as digit t"
