@@ -5,9 +5,9 @@
 // NKB (key bytes), KPT (keys per thread), GA_PAY_IN, GA_PAY_OUT (as in
 // ga_sort.cuh), GA_RADIX_KERNEL (0 hist, 1 bins, 2 pass, 3 rows of a warp,
 // 4 rows of a block), NP (digit passes: key bytes + row bytes, hist only)
-// and LBW (bits of a look-back word, 32 or 64); for the pass, tuning knobs
+// and LBW (bits of a look-back word, 32 or 64); for the pass, a tuning knob
 // (src/cuda/ga_cuda_sort.c): MINB (resident blocks per SM asked of the
-// compiler) and GA_MATCH_ANY (ga_match8 by __match_any_sync).
+// compiler).
 //
 // Ranking, everywhere: a group's keys are held in registers in warp-major
 // order (warp w holds keys w*32*KPT .. (w+1)*32*KPT - 1 in steps of 32);
@@ -20,9 +20,10 @@
 // ---- block ranking: NT / 32 warps of KPT keys each, dr[r] the key's digit
 // (a missing key, past the tile's or row's end, has digit 255: it ranks
 // after every real key, at a place >= the real keys' count, and only the
-// last tile, whose counts no tile reads, has any), in three steps so that a onesweep pass publishes its
-// counts as early as CUB's does (before ranking).  wcnt: [NT / 32][256]
-// per-warp counters, zeroed by the caller and synchronised ----
+// last tile, whose counts no tile reads, has any), in three steps so that
+// a onesweep pass publishes its counts as early as CUB's does (before
+// ranking).  wcnt: [NT / 32][256] per-warp counters, zeroed by the caller
+// and synchronised ----
 #define NW (NT / 32)
 #if NT != 256
 #error "the block ranking takes thread t as digit t"

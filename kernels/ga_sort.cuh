@@ -169,15 +169,12 @@ __device__ __forceinline__ unsigned ga_digit(const E v, const PT p, int byte, lo
 
 // The lanes of the warp whose digit equals this lane's (0..255, or 256 for
 // no key: those lanes group together): nine ballots (CUB's MatchAny does
-// the same), or with GA_MATCH_ANY defined (a tuning knob of the onesweep
-// pass) __match_any_sync.  Every lane of the warp must call it.
+// the same; __match_any_sync measured slower on an H200).  Every lane of
+// the warp must call it.
 // NB 8: digits 0..255 only (a block's ranking gives its missing keys digit
 // 255: they are the tile's last keys, so they rank after every real one).
 template <int NB = 9>
 __device__ __forceinline__ unsigned ga_match8(unsigned d) {
-#ifdef GA_MATCH_ANY
-  return __match_any_sync(0xffffffffu, d);
-#else
   unsigned m = 0xffffffffu;
 #pragma unroll
   for (int b = 0; b < NB; b++) {
@@ -196,7 +193,6 @@ __device__ __forceinline__ unsigned ga_match8(unsigned d) {
 #endif
   }
   return m;
-#endif
 }
 
 // Stable rank of this lane's key among the warp's keys of its digit d

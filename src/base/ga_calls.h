@@ -188,13 +188,12 @@ int ga_sort_key_bytes(int dtype);
 /* Which CUDA sort runs (tests and comparisons; set by core._sort_path):
  * AUTO chooses by row length (ga_cuda_sort.c); the others force one (the
  * warp and block row kernels where they can take the row length, else
- * onesweep; DIGIT the per-digit pipeline).  ga_sort_kpt / ga_sort_minb /
- * ga_sort_match: the onesweep pass's keys per thread, resident blocks per
- * SM and warp matching (1 ballots, 2 __match_any_sync) for comparisons
- * (0: the default, or the environment's GPUARRAY_SORT_KPT / _MINB /
- * _MATCH). */
+ * onesweep; DIGIT the per-digit pipeline).  ga_sort_kpt / ga_sort_minb: the
+ * onesweep pass's keys per thread and resident blocks per SM, for
+ * comparisons (0: the environment's GPUARRAY_SORT_KPT / _MINB, else the
+ * default). */
 enum { GA_SORT_PATH_AUTO, GA_SORT_PATH_ONESWEEP, GA_SORT_PATH_WARP, GA_SORT_PATH_BLOCK, GA_SORT_PATH_DIGIT };
-extern int ga_sort_path, ga_sort_kpt, ga_sort_minb, ga_sort_match;
+extern int ga_sort_path, ga_sort_kpt, ga_sort_minb;
 
 /* ---- advanced indexing (core/ga_gather.c) ---- */
 #define GA_GATHER_MAXIDX GA_MAXDIM   /* index arrays in one key */

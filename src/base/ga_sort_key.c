@@ -4,7 +4,7 @@
 #include "base/ga_calls.h"
 #include <string.h>
 
-int ga_sort_path = GA_SORT_PATH_AUTO, ga_sort_kpt = 0, ga_sort_minb = 0, ga_sort_match = 0;
+int ga_sort_path = GA_SORT_PATH_AUTO, ga_sort_kpt = 0, ga_sort_minb = 0;
 
 /* Floats: NaN the largest key, -0 as +0, negatives inverted, positives with
  * the sign bit set, so that unsigned order is numeric order. */

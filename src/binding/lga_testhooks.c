@@ -403,21 +403,19 @@ static int l_compile_sort(lua_State *L) {
   return 1;
 }
 
-/* core._sort_path([name [, kpt [, minb [, match]]]]) -> the previous name:
- * which CUDA sort runs ("auto", "onesweep", "warp", "block", "digit";
- * ga_calls.h) and, with a name, the onesweep pass's tuning knobs (keys per
- * thread, blocks per SM, matching 1 ballots / 2 match_any; 0 or absent:
- * the default) */
+/* core._sort_path([name [, kpt [, minb]]]) -> the previous name: which
+ * CUDA sort runs ("auto", "onesweep", "warp", "block", "digit"; ga_calls.h)
+ * and, with a name, the onesweep pass's tuning knobs (keys per thread,
+ * blocks per SM; 0 or absent: the default) */
 static int l_sort_path(lua_State *L) {
   static const char *const names[] = {"auto", "onesweep", "warp", "block", "digit", NULL};
   int old = ga_sort_path;
   if (!lua_isnoneornil(L, 1)) {
-    lua_Integer kpt = luaL_optinteger(L, 2, 0), minb = luaL_optinteger(L, 3, 0), match = luaL_optinteger(L, 4, 0);
+    lua_Integer kpt = luaL_optinteger(L, 2, 0), minb = luaL_optinteger(L, 3, 0);
     luaL_argcheck(L, kpt >= 0 && kpt <= 64, 2, "keys per thread out of 0..64");
     luaL_argcheck(L, minb >= 0 && minb <= 8, 3, "blocks per SM out of 0..8");
-    luaL_argcheck(L, match >= 0 && match <= 2, 4, "matching out of 0..2");
     ga_sort_path = luaL_checkoption(L, 1, NULL, names);
-    ga_sort_kpt = (int)kpt, ga_sort_minb = (int)minb, ga_sort_match = (int)match;
+    ga_sort_kpt = (int)kpt, ga_sort_minb = (int)minb;
   }
   lua_pushstring(L, names[old]);
   return 1;

@@ -36,9 +36,10 @@
  *   the digit's exclusive prefix (decoupled look-back, CUB's onesweep: the
  *   ranking gave the tiles before time to publish), publishes the inclusive
  *   prefix, and the block writes each digit's run contiguously to
- *   bins[digit] + prefix.  Keys per thread, blocks per SM and the matching
- *   are tuning knobs (core._sort_path, GPUARRAY_SORT_KPT / _MINB / _MATCH;
- *   tools/sort_bench.lua compares them).
+ *   bins[digit] + prefix.  Keys per thread and blocks per SM are tuning
+ *   knobs (core._sort_path, GPUARRAY_SORT_KPT / _MINB; tools/sort_bench.lua
+ *   compares them: on an H200, 24 keys per thread (at most 42 KiB staged)
+ *   and 3 blocks per SM won for float32 sort and argsort and int64 sort).
  *
  * Buffers alternate so that the last pass writes the caller's dst (and, for
  * argsort, the 1-based positions within the row as int64; with dst NULL no
@@ -71,7 +72,7 @@ static const char *const knames[] = {"ga_sort_hist", "ga_sort_scatter", "ga_scan
                                      "ga_radix_pass", "ga_radix_roww", "ga_radix_rowb"};
 
 typedef struct s_gen {
-  int which, dtype, big, pay_in, pay_out, kpt, np, minb, match;   /* minb, match: onesweep pass only */
+  int which, dtype, big, pay_in, pay_out, kpt, np, minb;   /* minb: onesweep pass only */
 } s_gen;
 
 /* Raw storage type of an element (keys are computed from its bits). */
@@ -102,26 +103,24 @@ static int knob(int set, const char *env, int lo, int hi) {
   return v >= lo && v <= hi ? v : 0;
 }
 
-/* The onesweep pass's keys per thread: the knob, else 16, at most what
- * keeps the staged tile (keys and payloads) within 42 KiB of static shared
- * memory. */
+/* The onesweep pass's keys per thread: the knob, else 24 (measured best on
+ * an H200 against 12-32), at most what keeps the staged tile (keys and
+ * payloads) within 42 KiB of static shared memory. */
 #define PASS_STAGE_MAX (42 * 1024)
 static int pass_kpt(int dt, int big, int carry) {
   int s = GA_ITEMSIZE(dt) + (carry ? (big ? 8 : 4) : 0), cap = PASS_STAGE_MAX / (NT * s);
   int k = knob(ga_sort_kpt, "GPUARRAY_SORT_KPT", 1, 64);
-  if (!k) k = 16;
+  if (!k) k = 24;
   if (k > cap) k = cap;
   return k < 1 ? 1 : k;
 }
-/* its resident blocks per SM asked of the compiler (default 3: 80
- * registers, no spills with 16 keys per thread, where unasked takes 95-118
- * and 2 blocks; 1: none asked), and its warp matching (0 or 1: nine
- * ballots, 2: __match_any_sync) */
+/* its resident blocks per SM asked of the compiler: the knob (1: none
+ * asked), else 3 (80 registers; measured best on an H200 with 24 keys per
+ * thread, against 1 and 2; 4 lost with 16) */
 static int pass_minb(void) {
   int m = knob(ga_sort_minb, "GPUARRAY_SORT_MINB", 1, 8);
   return m ? m : 3;
 }
-static int pass_match(void) { return knob(ga_sort_match, "GPUARRAY_SORT_MATCH", 1, 2) == 2; }
 
 /* Short rows (kernels/ga_radix.cuh): the keys per thread that hold a row
  * of n, or 0 when the row is too long.  One warp: n <= 32 x 16 and the
@@ -181,7 +180,6 @@ static char *gen_source(const void *ud) {
     ga_sb_printf(&b, "#define GA_RADIX_KERNEL %d\n#define NP %d\n#define LBW %d\n", g->which - K_RHIST,
                  g->np > 0 ? g->np : 1, g->big ? 64 : 32);
   if (g->which == K_RPASS && g->minb > 1) ga_sb_printf(&b, "#define MINB %d\n", g->minb);
-  if (g->which == K_RPASS && g->match) ga_sb_puts(&b, "#define GA_MATCH_ANY 1\n");
   ga_sb_puts(&b, ga_kernel_ga_sort);
   if (radix) ga_sb_puts(&b, ga_kernel_ga_radix);
   return ga_sb_take(&b);
@@ -193,8 +191,8 @@ static char *gen_source(const void *ud) {
  * pay_out 2 = argsort. */
 char *ga_cuda_sort_source(int which, int dtype, int big, int pay_in, int pay_out) {
   if (which < 0 || which >= K_NKERNELS || dtype < 0 || dtype >= GA_NDTYPES) return NULL;
-  s_gen g = {which, dtype, big != 0, pay_in, pay_out, kpt_for(dtype, big, pay_in || pay_out), 0, 0, 0};
-  if (which == K_RPASS) g.kpt = pass_kpt(dtype, big != 0, pay_in || pay_out), g.minb = pass_minb(), g.match = pass_match();
+  s_gen g = {which, dtype, big != 0, pay_in, pay_out, kpt_for(dtype, big, pay_in || pay_out), 0, 0};
+  if (which == K_RPASS) g.kpt = pass_kpt(dtype, big != 0, pay_in || pay_out), g.minb = pass_minb();
   if (which == K_RHIST) g.np = ga_sort_key_bytes(dtype) + (pay_in > 0 ? pay_in : 0), g.pay_in = 0, g.pay_out = 0,
                         g.kpt = HIST_KPT;
   if (which == K_RBINS) g.dtype = 0, g.pay_in = g.pay_out = 0, g.kpt = 1;
@@ -220,14 +218,13 @@ static int get_kernel(int dev, const s_gen *g, void **kernel) {
   ga_kpack_put(&k, (uint64_t)g->kpt, 8);
   ga_kpack_put(&k, (uint64_t)g->np, 6);
   ga_kpack_put(&k, (uint64_t)g->minb, 4);
-  ga_kpack_put(&k, (uint64_t)g->match, 1);
   return ga_cuda_kernel_get(dev, &key, knames[g->which], gen_source, g, kernel);
 }
 
 /* counts[ntiles][256] -> each (digit, tile)'s exclusive prefix in
  * digit-major order, in place; parts: ceil(ntiles / SCAN_TPC) * 256 */
 static int run_scan(int dev, void *stream, int big, void *counts, int64_t ntiles, void *parts) {
-  s_gen g = {K_SCAN_REDUCE, 0, big, 0, 0, 1, 0, 0, 0};
+  s_gen g = {K_SCAN_REDUCE, 0, big, 0, 0, 1, 0, 0};
   void *kr, *kp, *kd;
   int rc;
   if ((rc = get_kernel(dev, &g, &kr))) return rc;
@@ -280,8 +277,8 @@ static int digit_sort(const ga_sort_call *c) {
       int last = p == P - 1, odd = (P - 1 - p) % 2;
       void *kout = odd ? tk.ptr : dst;
       void *pout = last ? (void *)c->idx : !carry ? NULL : odd ? pa.ptr : (pb.ptr ? pb.ptr : pa.ptr);
-      s_gen gh = {K_HIST, dt, big, p >= kb ? 2 : 0, 0, kpt, 0, 0, 0};
-      s_gen gs = {K_SCATTER, dt, big, !carry ? 0 : p == 0 ? 1 : 2, last ? (c->idx ? 2 : 0) : carry, kpt, 0, 0, 0};
+      s_gen gh = {K_HIST, dt, big, p >= kb ? 2 : 0, 0, kpt, 0, 0};
+      s_gen gs = {K_SCATTER, dt, big, !carry ? 0 : p == 0 ? 1 : 2, last ? (c->idx ? 2 : 0) : carry, kpt, 0, 0};
       void *kh, *ks;
       if ((rc = get_kernel(dev, &gh, &kh)) || (rc = get_kernel(dev, &gs, &ks))) goto done;
       int byte = p;
@@ -317,7 +314,7 @@ static int onesweep_sort(const ga_sort_call *c) {
   int kb = ga_sort_key_bytes(dt), rb = 0;
   for (int64_t v = c->nrows - 1; v > 0; v >>= 8) rb++;
   int P = kb + rb, carry = c->idx != NULL || rb > 0;
-  int kpt = pass_kpt(dt, big, carry), minb = pass_minb(), match = pass_match();
+  int kpt = pass_kpt(dt, big, carry), minb = pass_minb();
   int64_t tile = (int64_t)NT * kpt, ntiles = (N + tile - 1) / tile;
   /* hist: 8 blocks of 256 threads per SM (CUB's takes 2112 x 128 threads
    * on an H200) */
@@ -344,7 +341,7 @@ static int onesweep_sort(const ga_sort_call *c) {
     long long n64 = N, rowlen = c->n, nzero = (long long)(look_b / 16);
     int n32 = (int)N;
     void *kh, *kbn;
-    s_gen gh = {K_RHIST, dt, big, 0, 0, HIST_KPT, P, 0, 0}, gb = {K_RBINS, 0, big, 0, 0, 1, 0, 0, 0};
+    s_gen gh = {K_RHIST, dt, big, 0, 0, HIST_KPT, P, 0}, gb = {K_RBINS, 0, big, 0, 0, 1, 0, 0};
     if ((rc = get_kernel(dev, &gh, &kh)) || (rc = get_kernel(dev, &gb, &kbn))) goto done;
     /* the counts and counters start at zero (queued kernels first: the
      * memset goes to the stream directly) */
@@ -366,7 +363,7 @@ static int onesweep_sort(const ga_sort_call *c) {
       void *kout = odd ? tk.ptr : c->dst ? (void *)c->dst : tk2.ptr;
       void *pout = last ? (void *)c->idx : !carry ? NULL : odd ? pa.ptr : (pb.ptr ? pb.ptr : pa.ptr);
       int wkeys = !last || c->dst != NULL;
-      s_gen gs = {K_RPASS, dt, big, !carry ? 0 : p == 0 ? 1 : 2, last ? (c->idx ? 2 : 0) : carry, kpt, 0, minb, match};
+      s_gen gs = {K_RPASS, dt, big, !carry ? 0 : p == 0 ? 1 : 2, last ? (c->idx ? 2 : 0) : carry, kpt, 0, minb};
       void *ks;
       if ((rc = get_kernel(dev, &gs, &ks))) goto done;
       int byte = p;
@@ -395,7 +392,7 @@ done:
 
 /* Short rows: one warp (which K_ROWW) or one block (K_ROWB) per row. */
 static int rows_sort(const ga_sort_call *c, int which, int kpt) {
-  s_gen g = {which, c->dtype, 0, 0, c->idx ? 2 : 0, kpt, 0, 0, 0};
+  s_gen g = {which, c->dtype, 0, 0, c->idx ? 2 : 0, kpt, 0, 0};
   void *k;
   int rc = get_kernel(c->device, &g, &k);
   if (rc) return rc;
@@ -430,7 +427,7 @@ int ga_cuda_sort(const ga_sort_call *c) {
 int ga_cuda_searchsorted(const ga_search_call *c) {
   int rc = ga_cuda_set_device(c->device);
   if (rc) return rc;
-  s_gen g = {K_SEARCH, c->dtype, 0, 0, 0, 1, 0, 0, 0};
+  s_gen g = {K_SEARCH, c->dtype, 0, 0, 0, 1, 0, 0};
   void *k;
   if ((rc = get_kernel(c->device, &g, &k))) return rc;
   long long n = c->n, m = c->m;

@@ -28,12 +28,13 @@ static uint32_t key32(uint32_t u) {
   return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
 }
 typedef void (*passfn)(const unsigned *, unsigned *, const PT *, void *, int, int, long long, const CT *, LB *, unsigned *, int, LB *);
-// onesweep as ga_cuda_sort.c's driver (32-bit), float32, tile 4096
+// onesweep as ga_cuda_sort.c's driver (32-bit), float32: its default keys per
+// thread, 24 for keys only and 21 with a payload (42 KiB of staging)
 static int onesweep(const std::vector<unsigned> &src, long long nrows, long long n, std::vector<unsigned> *dst, std::vector<long long> *idx) {
   long long N = nrows * n;
   int kb = 4, rb = 0; for (long long v = nrows - 1; v > 0; v >>= 8) rb++;
   int P = kb + rb, carry = idx != 0 || rb > 0;
-  long long tile = 256 * 16, ntiles = (N + tile - 1) / tile, G = (N + 2047) / 2048; if (G > 7) G = 7;
+  long long tile = 256 * (carry ? 21 : 24), ntiles = (N + tile - 1) / tile, G = (N + 2047) / 2048; if (G > 7) G = 7;
   size_t region = ntiles * 256, nreg = P < 2 ? P : 2;
   std::vector<LB> look(region * nreg + 4, 0xdeadbeef);
   std::vector<CT> counts(P * 256, 0), binsv(P * 256); std::vector<unsigned> ctr(P, 0);   // zeroed (the memset)
@@ -101,7 +102,7 @@ int main() {
     return v;
   };
   int fails = 0;
-  for (long long N : {1LL, 2LL, 4095LL, 4096LL, 4097LL, 3 * 4096LL + 5, 40000LL}) {
+  for (long long N : {1LL, 2LL, 5375LL, 5377LL, 6143LL, 6144LL, 6145LL, 3 * 6144LL + 5, 40000LL}) {
     for (int mod : {7, 100000}) {
       auto v = make(N, mod);
       std::vector<unsigned> d(N); std::vector<long long> ix(N);
@@ -110,7 +111,7 @@ int main() {
     }
   }
   downgrade = 1;   // the look-back over 25 tiles of aggregates
-  for (long long N : {100000LL, 4096LL * 17}) {
+  for (long long N : {100000LL, 6144LL * 17}) {
     auto v = make(N, 1000);
     std::vector<unsigned> d(N); std::vector<long long> ix(N);
     fails += onesweep(v, 1, N, &d, 0) || check("onesweep sort (aggregates only)", v, 1, N, &d, 0);
