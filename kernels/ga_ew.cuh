@@ -16,12 +16,8 @@
 // directives).  Operand k is _ga_p<k> in memory, _ga_v<k> in registers;
 // the loop index is i.
 //  - dense (1-d; every operand contiguous, broadcast or a scalar): each
-//    thread moves ILP groups of VEC consecutive elements with aligned
-//    vector accesses (all its loads issued before its first element is
-//    computed), the last partial block one by one; GA_EW_ILP (default 1),
-//    GA_EW_GRID_STRIDE (a fixed grid looping over the blocks' spans) and
-//    GA_EW_NC (ld.global.nc loads, st.global.cs stores) are set only by
-//    ElementwiseKernel (cuda/ga_cuda_ewk.c);
+//    thread moves VEC consecutive elements with aligned vector accesses,
+//    the last partial group one by one;
 //  - strided: grid-stride loop; the flat index decomposed over the
 //    collapsed shape (the outermost index needs no division) gives each
 //    operand's byte offset _ga_o<k>;
@@ -35,43 +31,10 @@
 //    shared memory, +1 column against bank conflicts, so that both sides
 //    are read and written along their own fastest axis.
 #define GA_EW_BLOAD(k, T) const T _ga_b##k = _ga_p##k[0];
-// dense: GA_EW_VLOADS lists GA_EW_VLOAD (an input), GA_EW_VLOADW (an output
-// the code reads first), GA_EW_VOUT (an output), redefined in the loop for
-// each of its three uses (declare, load, name the group's registers)
-#ifndef GA_EW_ILP
-#define GA_EW_ILP 1   // vector groups per thread
-#endif
-#ifndef GA_EW_GRID_STRIDE
-#define GA_EW_GRID_STRIDE 0   // dense: 1 = a fixed grid loops over the spans
-#endif
-#define GA_EW_SPAN ((GA_IT)GA_EW_BLOCK * GA_EW_VEC * GA_EW_ILP)
-#if GA_EW_NC   // read-only path for the inputs, evict-first stores
-template <typename T> __device__ __forceinline__ ga_vec<T, GA_EW_VEC> ga_ew_ldnc(const T *p) {
-  typedef ga_vec<T, GA_EW_VEC> V;
-  V r;
-  if constexpr (sizeof(V) == 16) {
-    const uint4 t = __ldg((const uint4 *)p);
-    *(uint4 *)&r = t;
-  } else if constexpr (sizeof(V) == 8) {
-    const uint2 t = __ldg((const uint2 *)p);
-    *(uint2 *)&r = t;
-  } else {
-    r = *(const V *)p;
-  }
-  return r;
-}
-template <typename T> __device__ __forceinline__ void ga_ew_stcs(T *p, const ga_vec<T, GA_EW_VEC> &v) {
-  typedef ga_vec<T, GA_EW_VEC> V;
-  if constexpr (sizeof(V) == 16) __stcs((uint4 *)p, *(const uint4 *)&v);
-  else if constexpr (sizeof(V) == 8) __stcs((uint2 *)p, *(const uint2 *)&v);
-  else *(V *)p = v;
-}
-#define GA_EW_LD(T, p) ga_ew_ldnc<T>(p)
-#define GA_EW_VSTORE(k, T) ga_ew_stcs<T>(_ga_p##k + _ga_base, _ga_va##k[_ga_u]);
-#else
-#define GA_EW_LD(T, p) (*(const ga_vec<T, GA_EW_VEC> *)(p))
-#define GA_EW_VSTORE(k, T) *(ga_vec<T, GA_EW_VEC> *)(_ga_p##k + _ga_base) = _ga_va##k[_ga_u];
-#endif
+#define GA_EW_VLOAD(k, T) const ga_vec<T, GA_EW_VEC> _ga_v##k = *(const ga_vec<T, GA_EW_VEC> *)(_ga_p##k + _ga_base);
+#define GA_EW_VLOADW(k, T) ga_vec<T, GA_EW_VEC> _ga_v##k = *(ga_vec<T, GA_EW_VEC> *)(_ga_p##k + _ga_base);
+#define GA_EW_VOUT(k, T) ga_vec<T, GA_EW_VEC> _ga_v##k;
+#define GA_EW_VSTORE(k, T) *(ga_vec<T, GA_EW_VEC> *)(_ga_p##k + _ga_base) = _ga_v##k;
 #define GA_EW_OSTEP(k, row, d) _ga_o##k += _ga_x * _ga_ix.st[row][d];
 #define GA_EW_DSTEP(d) { GA_IT _ga_q = _ga_r / _ga_ix.sh[d], _ga_x = _ga_r - _ga_q * _ga_ix.sh[d]; _ga_r = _ga_q; GA_EW_OSTEPS(d) }
 #define GA_EW_DSTEP0 { GA_IT _ga_x = _ga_r; GA_EW_OSTEPS(0) }
@@ -92,80 +55,20 @@ template <typename T> __device__ __forceinline__ void ga_ew_stcs(T *p, const ga_
 //@prologue
 #if GA_EW_DENSE
   GA_EW_BLOADS
-  // a block's span: ILP groups of BLOCK * VEC elements, group u of thread t
-  // at span start + (u * BLOCK + t) * VEC (each group's accesses coalesced);
-  // every load of a thread is issued before its first element is computed
-#if GA_EW_GRID_STRIDE
-  // (the step in 64 bits: it may pass the end of a 32-bit range)
-  for (long long _ga_b64 = (long long)blockIdx.x * GA_EW_SPAN; _ga_b64 < _ga_n;
-       _ga_b64 += (long long)gridDim.x * GA_EW_SPAN) {
-    const GA_IT _ga_blk = (GA_IT)_ga_b64;
-#else
-  {
-    const GA_IT _ga_blk = (GA_IT)blockIdx.x * GA_EW_SPAN;
-#endif
+  const GA_IT _ga_base = ((GA_IT)blockIdx.x * GA_EW_BLOCK + threadIdx.x) * GA_EW_VEC;
 #if GA_EW_VEC > 1
-  if (_ga_blk + ((GA_IT)(GA_EW_ILP - 1) * GA_EW_BLOCK + threadIdx.x) * GA_EW_VEC + GA_EW_VEC <= _ga_n) {
-#define GA_EW_VLOAD(k, T) ga_vec<T, GA_EW_VEC> _ga_va##k[GA_EW_ILP];
-#define GA_EW_VLOADW GA_EW_VLOAD
-#define GA_EW_VOUT GA_EW_VLOAD
+  if (_ga_base + GA_EW_VEC <= _ga_n) {
     GA_EW_VLOADS
-#undef GA_EW_VLOAD
-#undef GA_EW_VLOADW
-#undef GA_EW_VOUT
-#define GA_EW_VLOAD(k, T) _ga_va##k[_ga_u] = GA_EW_LD(T, _ga_p##k + _ga_base);
-#define GA_EW_VLOADW(k, T) _ga_va##k[_ga_u] = *(const ga_vec<T, GA_EW_VEC> *)(_ga_p##k + _ga_base);
-#define GA_EW_VOUT(k, T)
 #pragma unroll
-    for (int _ga_u = 0; _ga_u < GA_EW_ILP; _ga_u++) {
-      const GA_IT _ga_base = _ga_blk + ((GA_IT)_ga_u * GA_EW_BLOCK + threadIdx.x) * GA_EW_VEC;
-      GA_EW_VLOADS
-    }
-#undef GA_EW_VLOAD
-#undef GA_EW_VLOADW
-#undef GA_EW_VOUT
-#define GA_EW_VLOAD(k, T) const ga_vec<T, GA_EW_VEC> &_ga_v##k = _ga_va##k[_ga_u];
-#define GA_EW_VLOADW(k, T) ga_vec<T, GA_EW_VEC> &_ga_v##k = _ga_va##k[_ga_u];
-#define GA_EW_VOUT GA_EW_VLOADW
-#if GA_EW_PASSES   // (a fused function's) fast pass; again, exactly, if it asks
-    bool _ga_again = false;
-#pragma unroll
-    for (int _ga_pass = 0; _ga_pass < 2; _ga_pass++) {
-      if (_ga_pass && !__builtin_expect(_ga_again, 0)) break;
-#else
-    {
-#endif
-#pragma unroll
-    for (int _ga_u = 0; _ga_u < GA_EW_ILP; _ga_u++) {
-      const GA_IT _ga_base = _ga_blk + ((GA_IT)_ga_u * GA_EW_BLOCK + threadIdx.x) * GA_EW_VEC;
-      GA_EW_VLOADS
-#pragma unroll
-      for (int _ga_j = 0; _ga_j < GA_EW_VEC; _ga_j++) {
-        [[maybe_unused]] GA_IT i = _ga_base + _ga_j;
+    for (int _ga_j = 0; _ga_j < GA_EW_VEC; _ga_j++) {
+      [[maybe_unused]] GA_IT i = _ga_base + _ga_j;
 //@vbody
-      }
     }
-    }
-#pragma unroll
-    for (int _ga_u = 0; _ga_u < GA_EW_ILP; _ga_u++) {
-      const GA_IT _ga_base = _ga_blk + ((GA_IT)_ga_u * GA_EW_BLOCK + threadIdx.x) * GA_EW_VEC;
-      GA_EW_VSTORES
-    }
-#undef GA_EW_VLOAD
-#undef GA_EW_VLOADW
-#undef GA_EW_VOUT
+    GA_EW_VSTORES
   } else
 #endif
-  for (int _ga_u = 0; _ga_u < GA_EW_ILP; _ga_u++) {
-    const GA_IT _ga_base = _ga_blk + ((GA_IT)_ga_u * GA_EW_BLOCK + threadIdx.x) * GA_EW_VEC;
-#if GA_EW_PASSES
-    [[maybe_unused]] bool _ga_again = false;
-    const int _ga_pass = 1;
-#endif
-    for (GA_IT i = _ga_base; i < _ga_n && i < _ga_base + GA_EW_VEC; i++) {
+  for (GA_IT i = _ga_base; i < _ga_n && i < _ga_base + GA_EW_VEC; i++) {
 //@dbody
-    }
-  }
   }
 #elif GA_EW_TILED
   GA_EW_SMEMS
@@ -214,10 +117,6 @@ template <typename T> __device__ __forceinline__ void ga_ew_stcs(T *p, const ga_
   for (GA_IT i = (GA_IT)blockIdx.x * blockDim.x + threadIdx.x; i < _ga_n; i += (GA_IT)gridDim.x * blockDim.x) {
     GA_IT _ga_r = i GA_EW_OFFSETS;
     GA_EW_DSTEPS
-#if GA_EW_PASSES
-    [[maybe_unused]] bool _ga_again = false;
-    const int _ga_pass = 1;
-#endif
 //@sbody
   }
 #endif

@@ -554,33 +554,7 @@ local function complex_in(tr, ids)
 end
 
 -- the code computing node ids `inner`; leaves are p<id>, values v<id>
--- GPUARRAY_FUSE_SINPASS=1 (experimental, read at trace time): in an
--- elementwise kernel, float32 sin takes CUDA's fast path (|x| < 105615; the
--- same operations, so the same bits) with no per-element branch, and a
--- thread that met a larger argument (or inf) computes its elements again
--- with ga_sin (GA_EW_PASSES in kernels/ga_ew.cuh)
-local SINPASS_PRE = [[
-#define GA_EW_PASSES 1
-__device__ __forceinline__ float gam_sinf_fast(float x, bool &again) {
-  again |= fabsf(x) >= 105615.0f;   // (rint(x * 2/pi) below is exact for smaller |x|; NaN gives NaN)
-  const float t = __fadd_rn(__fmul_rn(x, 0x1.45f306p-1f), 12582912.0f);
-  const float jf = __fadd_rn(t, -12582912.0f);
-  const unsigned j = __float_as_uint(t);
-  float r = __fmaf_rn(jf, -0x1.921fb4p+0f, x);
-  r = __fmaf_rn(jf, -0x1.4442dp-24f, r);
-  r = __fmaf_rn(jf, -0x1.84698ap-48f, r);
-  const bool odd = (j & 1u) != 0;
-  const float s = odd ? 1.0f : r, r2 = __fmul_rn(r, r);
-  float c = odd ? __fmaf_rn(0x1.9758p-16f, r2, -0x1.6c0fdap-10f) : -0x1.9a82a6p-13f;
-  c = __fmaf_rn(c, r2, odd ? 0x1.555576p-5f : 0x1.110bc8p-7f);
-  c = __fmaf_rn(c, r2, odd ? -0x1.fffffep-2f : -0x1.55555p-3f);
-  float res = __fmaf_rn(c, __fmaf_rn(r2, s, 0.0f), s);
-  if (j & 2u) res = __fmaf_rn(res, -1.0f, 0.0f);
-  return res;
-}
-]]
-
-local function gen_body(tr, inner, mat, b, passes)
+local function gen_body(tr, inner, mat, b)
   local function ref(id) return (mat[id] or tr.nodes[id].weak) and ("p" .. id) or ("v" .. id) end
   for _, id in ipairs(inner) do
     local n = tr.nodes[id]
@@ -616,12 +590,7 @@ local function gen_body(tr, inner, mat, b, passes)
                                   via and "mt" or "t", ref(i))
       end
       for j = 1, #n.outs do b[#b + 1] = string.format("    out%d_t out%d;", j - 1, j - 1) end
-      local expr = n.expr
-      if passes and n.name == "sin" and n.ins[1] == "float32" and expr == "out0 = ga_sin(in0)" then
-        expr = "out0 = _ga_pass ? ga_sin(in0) : gam_sinf_fast(in0, _ga_again)"
-        passes.used = true
-      end
-      b[#b + 1] = string.format("    { const long long _i = 0; (void)_i; %s; }", expr)
+      b[#b + 1] = string.format("    { const long long _i = 0; (void)_i; %s; }", n.expr)
       for j, p in ipairs(n.projs) do
         local dt = ctype(tr.nodes[p].dtype)
         if n.outs[j] == "float16" then
@@ -673,14 +642,7 @@ local function ew_kernel(tr, targets, odt, mat)
   end
   local b = { string.format("// ga.fuse '%s'", tr.name),
               "__device__ __forceinline__ void _ga_fused(" .. table.concat(fparams, ", ") .. ") {" }
-  local passes = os.getenv("GPUARRAY_FUSE_SINPASS") == "1" and {} or nil
-  local ref = gen_body(tr, inner, mat, b, passes)
-  if passes and passes.used then
-    b[2] = b[2]:gsub("%) {$", ", bool &_ga_again, const int _ga_pass) {")
-    args[#args + 1] = "_ga_again"
-    args[#args + 1] = "_ga_pass"
-    table.insert(b, 1, SINPASS_PRE)
-  end
+  local ref = gen_body(tr, inner, mat, b)
   for j, id in ipairs(targets) do
     b[#b + 1] = string.format("  _o%d = ga_cast<%s>(%s);", j - 1, (ctype(odt[j])), ref(id))
   end

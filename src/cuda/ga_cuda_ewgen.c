@@ -79,9 +79,6 @@ static void defines(ga_strbuf *b, const ga_ewg *g) {
                g->dense, !g->dense && g->tile != GA_EWG_TILE_NONE);
   ga_sb_printf(b, "#define GA_EW_BLOCK %d\n#define GA_EW_VEC %d\n", GA_EW_BLOCK, g->vec);
   if (g->dense) {
-    if (g->ilp > 1) ga_sb_printf(b, "#define GA_EW_ILP %d\n", g->ilp);
-    if (g->grid_stride) ga_sb_puts(b, "#define GA_EW_GRID_STRIDE 1\n");
-    if (g->nc) ga_sb_puts(b, "#define GA_EW_NC 1\n");
     list(b, g, "GA_EW_BLOADS", GA_EWG_BCAST, 1, "GA_EW_BLOAD");
     list(b, g, "GA_EW_VLOADS", g->vec > 1 ? GA_EWG_CONTIG : -1, 0, NULL);
     list(b, g, "GA_EW_VSTORES", g->vec > 1 ? GA_EWG_CONTIG : -1, -1, "GA_EW_VSTORE");

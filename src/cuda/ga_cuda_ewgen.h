@@ -35,10 +35,6 @@ typedef struct ga_ewg {
   int tile;          /* GA_EWG_TILE_*: a strided kernel's shape */
   int tx, r;         /* tiled rows: threads along a row, elements each */
   unsigned staged;   /* transpose: operands (bit k) through shared memory */
-  /* dense: vector groups per thread (0 or 1: one), a grid-stride loop over
-   * the blocks' spans, read-only loads and evict-first stores */
-  int ilp;
-  bool grid_stride, nc;
   ga_ewg_arg a[GA_EWK_MAXARGS];
   /* the parameter of a SCALAR or OTHER operand, with its leading ", " */
   void (*param)(ga_strbuf *b, int k, const void *ud);

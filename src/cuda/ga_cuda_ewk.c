@@ -14,7 +14,6 @@
 #include "cuda/ga_cuda_queue.h"
 #include "base/ga_diskcache.h"
 #include "base/ga_strbuf.h"
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,45 +24,18 @@ extern const char ga_kernel_ga_math[];
 extern const char ga_kernel_ga_cmath[];
 
 #define BLOCK GA_EW_BLOCK
-#ifndef GA_EWK_ILP_DEFAULT
-#define GA_EWK_ILP_DEFAULT 1
-#endif
 
 typedef struct ewk_shape {
   const ga_ewk_call *c;
   int idx64;
   int vec;
-  int ilp;         /* vector groups per thread (dense, vec > 1) */
-  int grid;        /* 0: a block per span; k: k blocks per SM, grid-stride */
-  bool nc;         /* read-only loads, evict-first stores */
 } ewk_shape;
-
-/* The dense loop's shape, from the environment (read once):
- * GPUARRAY_EWK_ILP (1, 2 or 4 vector groups per thread),
- * GPUARRAY_EWK_GRID (0: one block per span; 1..64: that many blocks per
- * multiprocessor, looping), GPUARRAY_EWK_NC (1: ld.global.nc loads and
- * st.global.cs stores). */
-static struct { int ilp, grid, nc; } ewk_tune;
-static pthread_once_t tune_once_flag = PTHREAD_ONCE_INIT;
-static int env_int(const char *name, int dflt, int lo, int hi) {
-  const char *e = getenv(name);
-  if (!e || !*e) return dflt;
-  char *end;
-  long v = strtol(e, &end, 10);
-  return *end || v < lo || v > hi ? dflt : (int)v;
-}
-static void tune_init(void) {
-  int ilp = env_int("GPUARRAY_EWK_ILP", GA_EWK_ILP_DEFAULT, 1, 4);
-  ewk_tune.grid = env_int("GPUARRAY_EWK_GRID", 0, 0, 64);
-  ewk_tune.nc = env_int("GPUARRAY_EWK_NC", 0, 0, 1);
-  ewk_tune.ilp = ilp == 3 ? 2 : ilp;
-}
 
 /* The index width and the dense kernel's vector width
  * (ga_cuda_ewplan.h): no vector accesses when an output is a broadcast
  * element (it is written in place). */
 static ewk_shape plan(const ga_ewk_call *c) {
-  ga_ewp_arg pa[GA_EWK_MAXARGS] = {{0}};
+  ga_ewp_arg pa[GA_EWK_MAXARGS];
   bool bcast_out = false;
   for (int k = 0; k < c->nargs; k++) {
     const ga_ewk_arg *a = &c->arg[k];
@@ -71,14 +43,8 @@ static ewk_shape plan(const ga_ewk_call *c) {
                          a->kind == GA_EWK_K_CONTIG};
     bcast_out = bcast_out || (a->kind == GA_EWK_K_BCAST && k >= c->k->nin);
   }
-  ewk_shape s = {c, ga_ewp_idx64(c->size, c->ndim, c->shape, c->nargs, pa), 1, 1, 0, false};
+  ewk_shape s = {c, ga_ewp_idx64(c->size, c->ndim, c->shape, c->nargs, pa), 1};
   if (c->dense && !bcast_out) s.vec = ga_ewp_vec(c->nargs, pa, 1);
-  if (c->dense) {
-    pthread_once(&tune_once_flag, tune_init);
-    if (s.vec > 1) s.ilp = ewk_tune.ilp;
-    s.grid = ewk_tune.grid;
-    s.nc = ewk_tune.nc && s.vec > 1;
-  }
   return s;
 }
 
@@ -104,9 +70,6 @@ static void make_key(const ewk_shape *s, ga_kkey *key) {
   ga_kpack_put(&p, (uint64_t)s->idx64, 1);
   ga_kpack_put(&p, (uint64_t)s->vec, 5);
   ga_kpack_put(&p, (uint64_t)c->dense, 1);
-  ga_kpack_put(&p, (uint64_t)s->ilp, 3);
-  ga_kpack_put(&p, (uint64_t)(s->grid != 0), 1);
-  ga_kpack_put(&p, (uint64_t)s->nc, 1);
   ga_kpack_put(&p, (uint64_t)c->nargs, 5);
   ga_kpack_put(&p, k->hash[0], 64);
   ga_kpack_put(&p, ga_hash64(d, n, k->hash[1]), 64);
@@ -169,8 +132,7 @@ static char *gen_source(const void *ud) {
   for (int t = 0; t < k->ntv; t++) ga_sb_printf(&b, "typedef %s %s;\n", ga_cu_type(c->tv_dtype[t]), k->tnames[t]);
   if (k->preamble[0]) { ga_sb_puts(&b, k->preamble); ga_sb_puts(&b, "\n"); }
   ewk_gen e = {s, {.name = k->name, .idx64 = s->idx64, .dense = c->dense, .vec = s->vec, .ndim = c->ndim,
-                   .n = c->nargs, .ilp = s->ilp, .grid_stride = s->grid != 0, .nc = s->nc,
-                   .param = ewk_param, .fill = ewk_fill}};
+                   .n = c->nargs, .param = ewk_param, .fill = ewk_fill}};
   e.g.ud = &e;
   for (int a = 0; a < c->nargs; a++) {
     /* the index struct has a row per strided array */
@@ -198,11 +160,7 @@ int ga_cuda_ewk(const ga_ewk_call *c) {
   if (rc) return rc;
   ewk_shape s = plan(c);
   unsigned blocks;
-  if ((rc = ga_ewp_blocks(c->device, c->dense, c->size, s.vec * s.ilp, &blocks))) return rc;
-  if (c->dense && s.grid) {
-    unsigned cap = (unsigned)ga_cuda_sm_count(c->device) * (unsigned)s.grid;
-    if (blocks > cap) blocks = cap;
-  }
+  if ((rc = ga_ewp_blocks(c->device, c->dense, c->size, s.vec, &blocks))) return rc;
   ga_kkey key;
   make_key(&s, &key);
   void *kernel;
