@@ -116,16 +116,10 @@ local function section(names, f)
   ga.get_default_memory_pool():free_all_blocks()
 end
 
+local event_ms = dofile(((arg and arg[0] or "bench/run.lua"):match("^(.*)/[^/]*$") or ".") .. "/gpu_ms.lua")(ga)
 local function gpu_ms(f, reps, warm)
-  reps, warm = reps or 10, warm or 2
-  if QUICK then reps, warm = 2, 1 end
-  for _ = 1, warm do f() end
-  local s, e = cuda.Event(), cuda.Event()
-  s:record()
-  for _ = 1, reps do f() end
-  e:record()
-  e:synchronize()
-  return cuda.get_elapsed_time(s, e) / reps
+  if QUICK then return event_ms(f, 2, 1) end
+  return event_ms(f, reps or 10, warm or 2)
 end
 
 local clock = ga.core.clock   -- monotonic wall clock (seconds)

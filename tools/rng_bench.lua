@@ -14,17 +14,8 @@
 local ga = require "gpuarray"
 
 local function one()
-  local cuda = ga.cuda
   local N = 1 << 28
-  local function gpu_ms(f, reps, warm)
-    for _ = 1, warm do f() end
-    local s, e = cuda.Event(), cuda.Event()
-    s:record()
-    for _ = 1, reps do f() end
-    e:record()
-    e:synchronize()
-    return cuda.get_elapsed_time(s, e) / reps
-  end
+  local gpu_ms = dofile("bench/gpu_ms.lua")(ga)
   local res = {}
   for _, case in ipairs({
     { "randn_f32", function() return ga.random.standard_normal(N, "float32") end, N * 4 },

@@ -10,18 +10,11 @@
 --   LUA_PATH="lua/?.lua;lua/?/init.lua" LUA_CPATH="build/?.so" lua5.4 tools/sort_bench.lua [quick]
 -- `quick`: 2^20 elements (a smoke test of every variant).
 local ga = require "gpuarray"
-local core, cuda = ga.core, ga.cuda
+local core = ga.core
 local N = arg[1] == "quick" and (1 << 20) or (1 << 26)
 
-local function gpu_ms(f, reps)
-  for _ = 1, 2 do f() end
-  local s, e = cuda.Event(), cuda.Event()
-  s:record()
-  for _ = 1, reps do f() end
-  e:record()
-  e:synchronize()
-  return cuda.get_elapsed_time(s, e) / reps
-end
+local event_ms = dofile("bench/gpu_ms.lua")(ga)
+local function gpu_ms(f, reps) return event_ms(f, reps, 2) end
 
 local i = ga.arange(0, N, 1, "float64")
 local h = ga.sin(i * 12.9898) * 43758.5453
