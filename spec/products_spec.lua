@@ -312,12 +312,15 @@ describe("the product kernel compiles with NVRTC", function()
   end
   it("every tile (int32: large, int64: medium, small; loads along k or not)", function()
     for _, c in ipairs { { "int32", 2048, 2048, true, false }, { "int64", 2048, 2048, false, true },
-                         { "float32", 16, 16, true, true } } do
+                         { "float32", 16, 16, true, true }, { "float64", 64, 64, false, false },
+                         { "int64", 64, 64, true, false } } do
       local ok, size = pcall(core._compile_matmul, c[1], c[2], c[3], 64, c[4], c[5])
       if not ok and tostring(size):match("NVRTC is not available") then return pending("no NVRTC") end
       assert.is_true(ok, tostring(size))
     end
     assert.matches("#define BM 128", core._matmul_source("int32", 2048, 2048, 64, false, false), 1, true)
     assert.matches("unsigned long long TACC", core._matmul_source("int64", 64, 64, 64, false, false), 1, true)
+    -- the tiny tile: 64 threads of 2x2 outputs
+    assert.matches("thread 2x2, 64 threads", core._matmul_source("float32", 64, 64, 64, true, false), 1, true)
   end)
 end)

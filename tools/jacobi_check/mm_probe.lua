@@ -5,7 +5,7 @@
 -- the launch and the kernel).  Compare with the bench's overhead_matmul64_us
 -- (back-to-back calls): if that is near the GPU time here, the loop is
 -- GPU-bound; if near the CPU time, host-bound.
---   GPUARRAY_MATMUL_TINY=1 lua5.4 tools/jacobi_check/mm_probe.lua
+--   lua5.4 tools/jacobi_check/mm_probe.lua   (GPUARRAY_BATCH=0: launches not queued)
 package.path = "lua/?.lua;lua/?/init.lua;" .. package.path
 package.cpath = "build/?.so;" .. package.cpath
 local ga = require "gpuarray"
@@ -17,9 +17,8 @@ local function mean(t)
 end
 local function probe(label, f)
   local r = P.benchmark(f, {}, { n_repeat = 2000, n_warmup = 200 })
-  print(("%-34s cpu %6.2f us  gpu %6.2f us  [TINY=%s BATCH=%s]"):format(label, mean(r.cpu_times),
-        r.gpu_times and mean(r.gpu_times) or 0 / 0, os.getenv("GPUARRAY_MATMUL_TINY") or "-",
-        os.getenv("GPUARRAY_BATCH") or "-"))
+  print(("%-34s cpu %6.2f us  gpu %6.2f us  [BATCH=%s]"):format(label, mean(r.cpu_times),
+        r.gpu_times and mean(r.gpu_times) or 0 / 0, os.getenv("GPUARRAY_BATCH") or "-"))
 end
 for _, dt in ipairs { "float32", "float64" } do
   for _, n in ipairs { 4, 64 } do
