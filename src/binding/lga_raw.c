@@ -7,7 +7,7 @@
 #include "core/ga_backend.h"
 #include "binding/lga_kernarg.h"
 #include "binding/lga_kernobj.h"
-#include <ctype.h>
+#include "core/ga_ewk.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,141 +43,18 @@ typedef struct lga_scalar { ga_scalar v; int dtype; } lga_scalar;
 /* ---- read-only arrays: the kernel's parameter list decides ----
  * A read-only array (x.flags.writeable false: a read-only DLPack import,
  * the C API's read-only wrap, a read-only memory map) may be passed only
- * where the kernel's declaration (parsed from its source) shows it cannot
+ * where the kernel's declaration (read from its source by the ElementwiseKernel
+ * lexer, ga_ewk_param_consts in core/ga_ewk.c) shows it cannot
  * write: a pointer to const (`const float *x`, `float const *__restrict__
  * x`).  CuPy checks nothing here; issue 15 asks that read-only memory is
  * never written. */
-
-static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
-
-/* src with comments, string and character literals and preprocessor
- * lines turned into spaces (same offsets); malloc'ed */
-static char *blank_source(const char *src, size_t n) {
-  char *b = malloc(n + 1);
-  if (!b) return NULL;
-  memcpy(b, src, n + 1);
-  size_t i = 0;
-  bool line_start = true;
-  while (i < n) {
-    char c = b[i];
-    if (c == '/' && b[i + 1] == '/') {
-      while (i < n && b[i] != '\n') b[i++] = ' ';
-    } else if (c == '/' && b[i + 1] == '*') {
-      b[i++] = ' ', b[i++] = ' ';
-      while (i < n && !(b[i] == '*' && b[i + 1] == '/')) { if (b[i] != '\n') b[i] = ' '; i++; }
-      if (i < n) b[i++] = ' ', b[i++] = ' ';
-    } else if (c == '"' || c == '\'') {
-      b[i++] = ' ';
-      while (i < n && b[i] != c) {
-        if (b[i] == '\\' && i + 1 < n) b[i++] = ' ';
-        b[i++] = ' ';
-      }
-      if (i < n) b[i++] = ' ';
-    } else if (c == '#' && line_start) {
-      while (i < n && b[i] != '\n') {   /* continued lines too */
-        if (b[i] == '\\' && b[i + 1] == '\n') b[i++] = ' ';
-        b[i++] = ' ';
-      }
-    } else {
-      if (c == '\n') line_start = true;
-      else if (!isspace((unsigned char)c)) line_start = false;
-      i++;
-    }
-  }
-  return b;
-}
-
-/* does b[from, to) hold the identifier w (whole), at bracket depth 0 when
- * top_only? */
-static bool has_word(const char *b, size_t from, size_t to, const char *w, bool top_only) {
-  size_t wl = strlen(w);
-  int depth = 0;
-  for (size_t i = from; i < to; i++) {
-    char c = b[i];
-    if (c == '<' || c == '(' || c == '[') depth++;
-    else if (c == '>' || c == ')' || c == ']') depth--;
-    if ((!top_only || depth == 0) && i + wl <= to && !memcmp(b + i, w, wl) && (i == from || !ident_char(b[i - 1])) &&
-        (i + wl == to || !ident_char(b[i + wl])))
-      return true;
-  }
-  return false;
-}
-
-/* Is parameter text b[s, e) a pointer to const (the memory it points to
- * is const: `const` at the top level between the last `*` and the `*`
- * before it, or the start)? */
-static bool param_is_const_ptr(const char *b, size_t s, size_t e) {
-  size_t last = (size_t)-1, prev = s;
-  int depth = 0;
-  for (size_t i = s; i < e; i++) {
-    char c = b[i];
-    if (c == '<' || c == '(' || c == '[') depth++;
-    else if (c == '>' || c == ')' || c == ']') depth--;
-    else if (c == '*' && depth == 0) {
-      if (last != (size_t)-1) prev = last + 1;
-      last = i;
-    }
-  }
-  return last != (size_t)-1 && has_word(b, prev, last, "const", true);
-}
-
-/* The parameters of __global__ function `name` in src: count (-1: no such
- * declaration found), whether each is a pointer to const, and where each
- * one's text is (starts/ends, may be NULL). */
-static int parse_params(const char *src, size_t n, const char *name, unsigned char *isconst, size_t *starts,
-                        size_t *ends) {
-  char *b = blank_source(src, n);
-  if (!b) return -1;
-  size_t nl = strlen(name);
-  int count = -1;
-  for (size_t i = 0; i + nl <= n && count < 0; i++) {
-    if (memcmp(b + i, name, nl) || (i > 0 && ident_char(b[i - 1])) || ident_char(b[i + nl])) continue;
-    size_t j = i + nl;
-    while (j < n && isspace((unsigned char)b[j])) j++;
-    if (j >= n || b[j] != '(') continue;
-    /* the declaration: back to the previous ; { } (or the start) */
-    size_t d = i;
-    while (d > 0 && b[d - 1] != ';' && b[d - 1] != '{' && b[d - 1] != '}') d--;
-    if (!has_word(b, d, i, "__global__", false)) continue;
-    /* the parameter list, split at top-level commas; "()" and "(void)"
-     * have none */
-    size_t k = j + 1, ps = k;
-    int depth = 0, np = 0;
-    bool ok = false;
-    for (; k < n; k++) {
-      char c = b[k];
-      if (c == '(' || c == '<' || c == '[' || c == '{') {
-        depth++;
-      } else if ((c == ')' || c == ',') && depth == 0) {
-        size_t s0 = ps, e0 = k;
-        while (s0 < e0 && isspace((unsigned char)b[s0])) s0++;
-        while (e0 > s0 && isspace((unsigned char)b[e0 - 1])) e0--;
-        bool none = c == ')' && np == 0 && (e0 == s0 || (e0 - s0 == 4 && !memcmp(b + s0, "void", 4)));
-        if (!none) {
-          if (np < MAX_PARAMS) {
-            isconst[np] = param_is_const_ptr(b, s0, e0);
-            if (starts) starts[np] = s0, ends[np] = e0;
-          }
-          np++;
-        }
-        ps = k + 1;
-        if (c == ')') { ok = true; break; }
-      } else if (c == ')' || c == '>' || c == ']' || c == '}') {
-        depth--;
-      }
-    }
-    if (ok) count = np;
-  }
-  free(b);
-  return count;
-}
 
 /* args[i] (0-based) is a read-only array: may the kernel write it? */
 static void check_readonly_arg(lua_State *L, lga_rawfn *f, const lga_rawmod *m, int i) {
   if (m->is_image)
     lga_errorf(L, f->fname, "args[%d] is read-only (x.flags.writeable is false) and the kernel was loaded from a "
                "CUBIN/PTX image, whose parameters cannot be checked: pass a writable copy (x:copy())", i + 1);
-  if (f->nparams == -2) f->nparams = parse_params(m->code, m->len, f->name, f->pconst, NULL, NULL);
+  if (f->nparams == -2) f->nparams = ga_ewk_param_consts(m->code, f->name, f->pconst, MAX_PARAMS, NULL, NULL);
   if (f->nparams < 0)
     lga_errorf(L, f->fname, "args[%d] is read-only (x.flags.writeable is false) and the kernel's declaration "
                "(__global__ ... %s(...)) was not found in its source to show the parameter is const: pass a "
@@ -188,7 +65,7 @@ static void check_readonly_arg(lua_State *L, lga_rawfn *f, const lga_rawmod *m, 
   if (f->pconst[i]) return;
   size_t *st = lua_newuserdatauv(L, sizeof(size_t) * 2 * MAX_PARAMS, 0), *en = st + MAX_PARAMS;
   unsigned char tmp[MAX_PARAMS];
-  parse_params(m->code, m->len, f->name, tmp, st, en);
+  ga_ewk_param_consts(m->code, f->name, tmp, MAX_PARAMS, st, en);
   int len = (int)(en[i] - st[i]);
   lga_errorf(L, f->fname, "args[%d] is read-only (x.flags.writeable is false) but parameter %d (%.*s) is not a "
              "pointer to const: the kernel may write it (declare it const, e.g. const float *x, if it only reads; "
@@ -198,11 +75,10 @@ static void check_readonly_arg(lua_State *L, lga_rawfn *f, const lga_rawmod *m, 
 /* core._raw_param_consts(code, name) -> {bool...} (a pointer to const per
  * parameter) or nil: the parser above, for the specs (it needs no GPU) */
 static int l_param_consts(lua_State *L) {
-  size_t n;
-  const char *code = luaL_checklstring(L, 1, &n);
+  const char *code = luaL_checkstring(L, 1);
   const char *name = luaL_checkstring(L, 2);
   unsigned char *c = lua_newuserdatauv(L, MAX_PARAMS, 0);
-  int np = parse_params(code, n, name, c, NULL, NULL);
+  int np = ga_ewk_param_consts(code, name, c, MAX_PARAMS, NULL, NULL);
   if (np < 0) return 0;
   lua_createtable(L, np, 0);
   for (int i = 0; i < np && i < MAX_PARAMS; i++) {

@@ -330,6 +330,55 @@ bool ga_ewk_may_write(const char *text, const char *name) {
   return l.pp && mentions(text, name);   /* a macro line could write it */
 }
 
+/* The parameters of the __global__ function `name` in src (RawKernel's
+ * read-only check), by the same lexer: count (-1: no such declaration),
+ * whether each (up to max) is a pointer to const (`const` at the top level
+ * between its last `*` and the `*` before it, or its start), and where
+ * each one's text is (starts/ends into src, may be NULL). */
+int ga_ewk_param_consts(const char *src, const char *name, unsigned char *isconst, int max, size_t *starts,
+                        size_t *ends) {
+  lexer l = {src, NULL, 0, false};
+  bool global = false;   /* __global__ seen since the last ; { } */
+  for (next(&l); l.len; next(&l)) {
+    if (tok_is(&l, ";") || tok_is(&l, "{") || tok_is(&l, "}")) global = false;
+    else if (tok_is(&l, "__global__")) global = true;
+    if (!global || !tok_is(&l, name)) continue;
+    lexer q = l;
+    next(&q);
+    if (!tok_is(&q, "(")) continue;
+    /* the list, split at top-level commas; "()" and "(void)" have none */
+    int depth = 0, np = 0, ntok = 0;
+    bool seg_const = false, star_const = false, star = false, only_void = false;
+    const char *ps = NULL, *pe = NULL;
+    for (next(&q); q.len; next(&q)) {
+      if (depth == 0 && (tok_is(&q, ",") || tok_is(&q, ")"))) {
+        bool none = tok_is(&q, ")") && np == 0 && (ntok == 0 || (ntok == 1 && only_void));
+        if (!none) {
+          if (np < max) {
+            isconst[np] = star && star_const;
+            if (starts) starts[np] = ps ? (size_t)(ps - src) : 0, ends[np] = pe ? (size_t)(pe - src) : 0;
+          }
+          np++;
+        }
+        if (tok_is(&q, ")")) return np;
+        ntok = 0, seg_const = star_const = star = false, ps = pe = NULL;
+        continue;
+      }
+      if (!ps) ps = q.tok;
+      pe = q.tok + q.len;
+      only_void = ++ntok == 1 && tok_is(&q, "void");
+      if (tok_is(&q, "(") || tok_is(&q, "<") || tok_is(&q, "[") || tok_is(&q, "{")) depth++;
+      else if (tok_is(&q, "<<")) depth += 2;
+      else if (tok_is(&q, ")") || tok_is(&q, ">") || tok_is(&q, "]") || tok_is(&q, "}")) depth--;
+      else if (tok_is(&q, ">>")) depth -= 2;
+      else if (depth == 0 && tok_is(&q, "*")) star_const = seg_const, seg_const = false, star = true;
+      else if (depth == 0 && tok_is(&q, "const")) seg_const = true;
+    }
+    return -1;   /* the list never closes */
+  }
+  return -1;
+}
+
 /* ---- a call ---- */
 
 /* Does the Lua value fit the resolved dtype (NumPy's conversion, refusing

@@ -27,6 +27,12 @@ bool ga_ewk_write_first(const char *op, const char *name);
  * parameter could write it), nor used otherwise; preprocessor lines that
  * mention it count as writes. */
 bool ga_ewk_may_write(const char *text, const char *name);
+/* RawKernel's read-only check: the parameters of the __global__ function
+ * `name` in src (count, -1 when no declaration is found), whether each of
+ * the first max is a pointer to const, and the byte range of each one's
+ * text in src (starts/ends may be NULL). */
+int ga_ewk_param_consts(const char *src, const char *name, unsigned char *isconst, int max, size_t *starts,
+                        size_t *ends);
 
 /* ---- a call ---- */
 enum { GA_EWK_ARRAY, GA_EWK_INT, GA_EWK_FLOAT, GA_EWK_BOOL };   /* operand kinds */
