@@ -83,6 +83,40 @@ GA_RNG_FN void ga_rng_aligned(ga_rng_vec *out, long long n, unsigned long long o
 }
 #endif
 
+// A draw whose first word is not a block's (off % 4 = sh > 0): thread t
+// makes the whole blocks t, t + stride, ... from block off / 4 on, whose
+// word j is value (4t + j - sh) / W (W words per value), and writes the
+// values that lie in the draw one by one: one Philox block per block, where
+// ga_rng_words would make two.  For a value of W words each block must
+// hold whole values (sh % W == 0; float32 normals: sh even); the rest take
+// the general loop.
+#if GA_RNG_KIND <= 1
+#if GA_RNG_KIND == 0
+#define GA_RNG_SHIFTS(sh) (GA_RNG_DIST != GA_RNG_NORMAL || (sh) % 2 == 0)
+#else
+#define GA_RNG_SHIFTS(sh) (GA_RNG_DIST != GA_RNG_NORMAL && (sh) % 2 == 0)
+#endif
+GA_RNG_FN void ga_rng_shifted(GA_RNG_OUT *out, long long n, unsigned long long off, const ga_rng_args &a,
+                              const ga_rng_keys &K) {
+  const int W = 4 / GA_RNG_E, sh = (int)(off & 3);
+  long long nb = (n * W + sh + 3) / 4, stride = (long long)gridDim.x * blockDim.x;
+  ga_rng_u64 c0 = off >> 2;
+  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < nb; t += stride) {
+    ga_rng_vec v = ga_rng_vals(&a, ga_philox_k(c0 + (ga_rng_u64)t, a.s, 0, &K));
+    long long i0 = (4 * t - sh) / W;   // the value of word 0 (negative in block 0)
+#if GA_RNG_KIND == 0
+    if (i0 >= 0 && i0 < n) out[i0] = v.x;
+    if (i0 + 1 >= 0 && i0 + 1 < n) out[i0 + 1] = v.y;
+    if (i0 + 2 >= 0 && i0 + 2 < n) out[i0 + 2] = v.z;
+    if (i0 + 3 < n) out[i0 + 3] = v.w;
+#else
+    if (i0 >= 0 && i0 < n) out[i0] = v.x;
+    if (i0 + 1 < n) out[i0 + 1] = v.y;
+#endif
+  }
+}
+#endif
+
 // float32 normals: at most GA_RNG_NREG registers where not 0 (a timing
 // variant: the kernel takes 32 by itself, 8 blocks of 256 per SM)
 // (#if sees numbers only: GA_RNG_NORMAL is an enum, 1)
@@ -100,6 +134,10 @@ extern "C" __global__ void GA_RNG_BOUNDS ga_rand(GA_RNG_OUT *out, long long n, u
 #if GA_RNG_KIND <= 1
   if ((off & 3) == 0 && ((unsigned long long)out & 15) == 0) {
     ga_rng_aligned((ga_rng_vec *)out, n, off, a, K);
+    return;
+  }
+  if ((off & 3) != 0 && GA_RNG_SHIFTS(off & 3)) {
+    ga_rng_shifted(out, n, off, a, K);
     return;
   }
 #endif

@@ -1,6 +1,7 @@
 -- tools/rng_bench.lua: times ga.random.standard_normal(2^28, "float32") (the
 -- randn_f32_GBps of bench/run.lua: bytes written / CUDA-event time of one
--- call, 10 calls after 2 warm-ups) for each variant of the generator kernel,
+-- call, 10 calls after 2 warm-ups), other draws and draws that start
+-- mid-block, for each variant of the generator kernel,
 -- one process per variant (GA_RNG_TUNE is read once), and prints TB/s.
 -- From the repository root:
 --   LUA_PATH="lua/?.lua;lua/?/init.lua" LUA_CPATH="build/?.so" lua5.4 tools/rng_bench.lua
@@ -22,6 +23,9 @@ local function one()
     { "normal_f32(1,2)", function() return ga.random.normal(1, 2, N, "float32") end, N * 4 },
     { "rand_f32", function() return ga.random.random(N, "float32") end, N * 4 },
     { "randn_f64", function() return ga.random.standard_normal(N // 2, "float64") end, N * 4 },
+    -- draws that start mid-block (a stream left at word 4k + 1 or 4k + 2)
+    { "rand_f32@1", function() local r = ga.random.RandomState(1); r:advance(1); return r:random_sample(N, "float32") end, N * 4 },
+    { "randn_f32@2", function() local r = ga.random.RandomState(1); r:advance(2); return r:standard_normal(N, "float32") end, N * 4 },
   }) do
     local ms = gpu_ms(function() case[2]():free() end, 10, 2)
     res[#res + 1] = string.format("%s %.3f TB/s (%.3f ms)", case[1], case[3] / ms / 1e9, ms)

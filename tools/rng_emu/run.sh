@@ -2,8 +2,9 @@
 # tools/rng_emu/run.sh: runs the generator kernel (kernels/ga_rand.cuh as
 # the CUDA backend generates it) on the CPU over prelude.h and compares
 # every value with the host backend's draw (core._random_fill): float32
-# standard normals (the aligned loop, its tail, the unaligned path, several
-# grids), normal(loc, scale), uniform, exponential, float64 normals.
+# standard normals (the aligned loop, its tail, draws that start mid-block
+# and the general path, several grids), normal(loc, scale), uniform,
+# exponential, float64 normals.
 # A check of the kernel's index and table logic without a GPU (MUFU.RSQ is
 # stood in for by a 1-ulp-off reciprocal square root).  Needs g++.
 #   make && sh tools/rng_emu/run.sh
@@ -29,7 +30,9 @@ for _, c in ipairs(cases) do
   assert(os.execute(string.format("g++ -O1 -ffp-contract=off -w -I%s -o %s/%s %s/%s.cpp", here, out, name, out, name)))
   for _, r in ipairs { { 4099, 0, 0, 3 }, { 4096, 0, 0, 7 }, { 1000, 8, 0, 1 }, { 999, 4, 0, 5 }, { 1001, 2, 0, 3 },
                        { 1003, 6, 0, 2 }, { 1000, 0, 1, 3 }, { 3, 0, 0, 4 }, { 1, 4, 0, 1 }, { 4097, 4, 2, 9 },
-                       { 1001, 4 * ((1 << 32) - 100), 0, 3 } } do   -- the last: counter word 0 wraps (64-bit loop)
+                       { 1001, 4 * ((1 << 32) - 100), 0, 3 },   -- counter word 0 wraps (64-bit loop)
+                       { 1001, 1, 0, 3 }, { 1002, 3, 0, 2 }, { 4099, 5, 1, 3 }, { 7, 3, 0, 5 },   -- off % 4 odd
+                       { 1001, 4 * ((1 << 32) - 100) + 3, 0, 3 } } do
     local n, off, mis, grid = r[1], r[2], r[3], r[4]
     if dist == 1 and off % 2 == 1 then goto skip end
     do
