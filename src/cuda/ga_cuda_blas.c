@@ -46,14 +46,21 @@ static int blas_error(cublasStatus_t s, const char *what) {
 
 /* cuBLAS's recommended workspace: 32 MiB on Hopper and later, else 4 MiB
  * (cublasSetWorkspace's documentation); GPUARRAY_CUBLAS_WORKSPACE=bytes
- * overrides (0: none, which cuBLAS allows at some cost in speed). */
-static size_t ws_size(int dev) {
+ * overrides (0: none, which cuBLAS allows at some cost in speed).  The
+ * variable is read once (every cuBLAS call asks). */
+static size_t ws_env = (size_t)-1;   /* -1: not set */
+static pthread_once_t ws_once = PTHREAD_ONCE_INIT;
+static void ws_read(void) {
   const char *e = getenv("GPUARRAY_CUBLAS_WORKSPACE");
   if (e && *e) {
     char *end;
     unsigned long long v = strtoull(e, &end, 10);
-    if (!*end && v <= ((size_t)1 << 30)) return (size_t)v;
+    if (!*end && v <= ((size_t)1 << 30)) ws_env = (size_t)v;
   }
+}
+static size_t ws_size(int dev) {
+  pthread_once(&ws_once, ws_read);
+  if (ws_env != (size_t)-1) return ws_env;
   const ga_device_props *p = ga_cuda_props(dev);
   return p && p->major >= 9 ? (size_t)32 << 20 : (size_t)4 << 20;
 }
