@@ -5,7 +5,8 @@
 // GA_RNG_KIND (0 float, 1 double, 2 integer, 3 rejection draw),
 // GA_RNG_E (values per thread), GA_RNG_STD (1: a standard normal draw,
 // no loc/scale fma: ga_rng_std), GA_RNG_U (Philox blocks a thread makes per
-// step of the aligned loop) and GA_RNG_CS (1: streaming stores); before
+// step of the aligned loop), GA_RNG_CS (1: streaming stores) and GA_RNG_SHIFT
+// (0: draws that start mid-block take the general loop); before
 // kernels/ga_philox.cuh, GA_RNG_SC (ga_rng_normf's sin/cos); GA_RNG_NREG
 // (0 or the float32 normal kernel's register bound).  K: the round keys of
 // a.k0, a.k1 (ga_rng_keys_of).
@@ -83,25 +84,71 @@ GA_RNG_FN void ga_rng_aligned(ga_rng_vec *out, long long n, unsigned long long o
 }
 #endif
 
-// A draw whose first word is not a block's (off % 4 = sh > 0): thread t
-// makes the whole blocks t, t + stride, ... from block off / 4 on, whose
-// word j is value (4t + j - sh) / W (W words per value), and writes the
-// values that lie in the draw one by one: one Philox block per block, where
-// ga_rng_words would make two.  For a value of W words each block must
-// hold whole values (sh % W == 0; float32 normals: sh even); the rest take
-// the general loop.
+// A draw whose first word is not a block's (off % 4 = sh > 0): output
+// vector t (values tE .. tE+E-1, 16-byte aligned) is the words 4t + sh ..
+// 4t + sh + 3: the end of block t and the start of block t + 1.  Each lane
+// of a warp makes one block (one Philox block per 4 words, where
+// ga_rng_words makes two) and takes the next from the lane above
+// (__shfl_down_sync), so a warp writes GA_RNG_WS - 1 vectors a step; the
+// first thread writes the last values that make no whole vector.  For an
+// output that is not 16-byte aligned each block's values are written one by
+// one instead.  A block must hold whole values (sh % W == 0, W words a
+// value; float32 normals: sh even; float64 normals never); other draws take
+// the general loop, as all do with GA_RNG_SHIFT 0 (a timing variant).
 #if GA_RNG_KIND <= 1
-#if GA_RNG_KIND == 0
-#define GA_RNG_SHIFTS(sh) (GA_RNG_DIST != GA_RNG_NORMAL || (sh) % 2 == 0)
-#else
-#define GA_RNG_SHIFTS(sh) (GA_RNG_DIST != GA_RNG_NORMAL && (sh) % 2 == 0)
+#ifndef GA_RNG_WS
+#define GA_RNG_WS 32   // lanes per warp (tools/rng_emu: 1, each lane making both blocks)
 #endif
+#if GA_RNG_KIND == 0
+#define GA_RNG_SHIFTS(sh) (GA_RNG_SHIFT && (GA_RNG_DIST != GA_RNG_NORMAL || (sh) % 2 == 0))
+GA_RNG_FN ga_rng_vec ga_rng_join(ga_rng_vec v, ga_rng_vec x, int sh) {
+  return sh == 1 ? make_float4(v.y, v.z, v.w, x.x) : sh == 2 ? make_float4(v.z, v.w, x.x, x.y)
+                                                      : make_float4(v.w, x.x, x.y, x.z);
+}
+GA_RNG_FN ga_rng_vec ga_rng_down(ga_rng_vec v) {
+  return make_float4(__shfl_down_sync(0xffffffffu, v.x, 1), __shfl_down_sync(0xffffffffu, v.y, 1),
+                     __shfl_down_sync(0xffffffffu, v.z, 1), __shfl_down_sync(0xffffffffu, v.w, 1));
+}
+#else
+#define GA_RNG_SHIFTS(sh) (GA_RNG_SHIFT && GA_RNG_DIST != GA_RNG_NORMAL && (sh) % 2 == 0)
+GA_RNG_FN ga_rng_vec ga_rng_join(ga_rng_vec v, ga_rng_vec x, int sh) {
+  (void)sh;
+  return make_double2(v.y, x.x);
+}
+GA_RNG_FN ga_rng_vec ga_rng_down(ga_rng_vec v) {
+  return make_double2(__shfl_down_sync(0xffffffffu, v.x, 1), __shfl_down_sync(0xffffffffu, v.y, 1));
+}
+#endif
+
 GA_RNG_FN void ga_rng_shifted(GA_RNG_OUT *out, long long n, unsigned long long off, const ga_rng_args &a,
                               const ga_rng_keys &K) {
   const int W = 4 / GA_RNG_E, sh = (int)(off & 3);
-  long long nb = (n * W + sh + 3) / 4, stride = (long long)gridDim.x * blockDim.x;
+  long long stride = (long long)gridDim.x * blockDim.x, gt = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   ga_rng_u64 c0 = off >> 2;
-  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < nb; t += stride) {
+  if (((unsigned long long)out & 15) == 0) {
+    ga_rng_vec *ov = (ga_rng_vec *)out;
+    long long nv = n / GA_RNG_E, P = GA_RNG_WS > 1 ? GA_RNG_WS - 1 : 1;   // P: vectors a warp writes a step
+    int lane = (int)(threadIdx.x % GA_RNG_WS);
+    for (long long base = gt / GA_RNG_WS * P; base < nv; base += stride / GA_RNG_WS * P) {   // the same in a warp
+      long long t = base + lane;
+      ga_rng_vec v = ga_rng_vals(&a, ga_philox_k(c0 + (ga_rng_u64)t, a.s, 0, &K));
+#if GA_RNG_WS > 1
+      ga_rng_vec x = ga_rng_down(v);
+      if (lane < P && t < nv) ga_rng_put(ov + t, ga_rng_join(v, x, sh));
+#else
+      ga_rng_vec x = ga_rng_vals(&a, ga_philox_k(c0 + (ga_rng_u64)t + 1, a.s, 0, &K));
+      if (t < nv) ga_rng_put(ov + t, ga_rng_join(v, x, sh));
+#endif
+    }
+    if (gt == 0 && nv * GA_RNG_E < n) {
+      ga_rng_vec v = ga_rng_vals(&a, ga_philox_k(c0 + (ga_rng_u64)nv, a.s, 0, &K));
+      ga_rng_vec x = ga_rng_vals(&a, ga_philox_k(c0 + (ga_rng_u64)nv + 1, a.s, 0, &K));
+      ga_rng_tail(out + nv * GA_RNG_E, ga_rng_join(v, x, sh), (int)(n - nv * GA_RNG_E));
+    }
+    return;
+  }
+  long long nb = (n * W + sh + 3) / 4;   // an unaligned output: block t's words j are values (4t + j - sh) / W
+  for (long long t = gt; t < nb; t += stride) {
     ga_rng_vec v = ga_rng_vals(&a, ga_philox_k(c0 + (ga_rng_u64)t, a.s, 0, &K));
     long long i0 = (4 * t - sh) / W;   // the value of word 0 (negative in block 0)
 #if GA_RNG_KIND == 0

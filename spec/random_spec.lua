@@ -489,6 +489,22 @@ describe("host == GPU", function()
       end
     end)
   end
+  it("long draws that start mid-block are the host's bit for bit (a warp's lanes share blocks)", function()
+    for _, c in ipairs { { "float32", function(R, n) return R.random_sample(n, "float32") end, "uint32" },
+                         { "float32", function(R, n) return R.standard_normal(n, "float32") end, "uint32", 2 },
+                         { "float32", function(R, n) return R.exponential(2, n, "float32") end, "uint32" },
+                         { "float64", function(R, n) return R.random_sample(n) end, "uint64", 2 } } do
+      for skip = 1, 3 do
+        if not c[4] or skip % c[4] == 0 then
+          for _, n in ipairs { (1 << 20) + 3, 200005 } do
+            local d, h = both(function(R) return c[2](R, n) end, skip)
+            local differ = ga.host.not_equal(d:get():view(c[3]), h:view(c[3])):sum():item()
+            assert.are.equal(0, differ, c[1] .. " skip " .. skip)
+          end
+        end
+      end
+    end
+  end)
   it("rejection draws: the GPU's values are the host's (but for acceptance tests within an ulp)", function()
     for _, c in ipairs { { function(R) return R.standard_gamma(0.7, 20000) end },
                          { function(R) return R.standard_gamma(4, 20000, "float32") end },

@@ -25,21 +25,23 @@ static int values_per_thread(const ga_rand_call *c) {
  * Philox blocks per step and streaming stores; sc: ga_rng_normf's sin/cos
  * by the table (1) or ga_rng_sincos24 (0: other values than the host's, a
  * timing variant only); nreg: the float32 normal kernel's register bound
- * (0: none).  GA_RNG_TUNE="u,cs[,sc[,nreg]]" picks others, for
- * tools/rng_bench.lua; default 2,0,1,0. */
-typedef struct rand_gen { int dist, dtype, e, std, u, cs, sc, nreg; } rand_gen;
+ * (0: none); shift: draws that start mid-block by whole blocks (1) or the
+ * general loop (0).  GA_RNG_TUNE="u,cs[,sc[,nreg[,shift]]]" picks others,
+ * for tools/rng_bench.lua; default 2,0,1,0,1. */
+typedef struct rand_gen { int dist, dtype, e, std, u, cs, sc, nreg, shift; } rand_gen;
 
 static void tune(rand_gen *g) {
-  static int got, tu = 2, tcs = 0, tsc = 1, tnreg = 0;
+  static int got, tu = 2, tcs = 0, tsc = 1, tnreg = 0, tshift = 1;
   if (!got) {
     const char *env = getenv("GA_RNG_TUNE");
-    int a, b, c = 1, d = 0;
-    if (env && sscanf(env, "%d,%d,%d,%d", &a, &b, &c, &d) >= 2 && a >= 1 && a <= 4 && (b == 0 || b == 1) &&
-        (c == 0 || c == 1) && (d == 0 || (d >= 24 && d <= 255))) {
+    int a, b, c = 1, d = 0, e = 1;
+    if (env && sscanf(env, "%d,%d,%d,%d,%d", &a, &b, &c, &d, &e) >= 2 && a >= 1 && a <= 4 && (b == 0 || b == 1) &&
+        (c == 0 || c == 1) && (d == 0 || (d >= 24 && d <= 255)) && (e == 0 || e == 1)) {
       tu = a;
       tcs = b;
       tsc = c;
       tnreg = d;
+      tshift = e;
     }
     got = 1;
   }
@@ -47,11 +49,12 @@ static void tune(rand_gen *g) {
   g->cs = tcs;
   g->sc = tsc;
   g->nreg = tnreg;
+  g->shift = tshift;
 }
 
 static rand_gen make_gen(const ga_rand_call *c) {
   ga_rng_args a = {c->k0, c->k1, c->s, c->p0, c->p1, c->ilow, c->irange, c->pa, c->pb, c->pc};
-  rand_gen g = {c->dist, c->dtype, values_per_thread(c), ga_rng_std(c->dist, &a), 2, 0, 1, 0};
+  rand_gen g = {c->dist, c->dtype, values_per_thread(c), ga_rng_std(c->dist, &a), 2, 0, 1, 0, 1};
   tune(&g);
   return g;
 }
@@ -63,7 +66,7 @@ static char *gen_source(const void *ud) {
   ga_strbuf b;
   ga_sb_init(&b);
   ga_sb_printf(&b, "// random draws: distribution %d, %s, %d per thread\n", g->dist, ga_dtypes[g->dtype].name, g->e);
-  ga_sb_printf(&b, "#define GA_RNG_SC %d\n", g->sc);
+  ga_sb_printf(&b, "#define GA_RNG_SC %d\n#define GA_RNG_SHIFT %d\n", g->sc, g->shift);
   ga_sb_puts(&b, ga_kernel_ga_philox);
   ga_sb_printf(&b, "#define GA_RNG_DIST %d\n#define GA_RNG_OUT %s\n#define GA_RNG_KIND %d\n#define GA_RNG_E %d\n", g->dist,
                ga_cu_type(g->dtype), kind, g->e);
@@ -93,6 +96,7 @@ int ga_cuda_rand(const ga_rand_call *c) {
   ga_kpack_put(&k, (uint64_t)g.cs, 1);
   ga_kpack_put(&k, (uint64_t)g.sc, 1);
   ga_kpack_put(&k, (uint64_t)g.nreg, 8);
+  ga_kpack_put(&k, (uint64_t)g.shift, 1);
   void *kernel;
   if ((rc = ga_cuda_kernel_get(c->device, &key, "ga_rand", gen_source, &g, &kernel))) return rc;
   long long n = c->n;

@@ -1,7 +1,8 @@
 // tools/rng_emu: just enough CUDA to run the generator kernel
 // (kernels/ga_rand.cuh) on the CPU, one thread after another.  Blocks have
 // one thread (its only __syncthreads is after the table load, which one
-// thread then does whole), so the emulation needs no concurrency.
+// thread then does whole) and warps one lane, so the emulation needs no
+// concurrency.
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -44,3 +45,6 @@ static inline void sincospi(double x, double *s, double *c) { *s = sin(M_PI * x)
 // guarantees correctly rounded with the hardware's MUFU.RSQ)
 static inline float emu_rsqrt(float x) { return (float)(1.0 / sqrt((double)x)); }
 #define GA_RNG_RSQRT_APPROX(x) emu_rsqrt(x)
+// warps of one lane: a lane makes the block above itself (ga_rng_shifted)
+#define GA_RNG_WS 1
+template <class T> static inline T __shfl_down_sync(unsigned, T v, int) { return v; }
