@@ -101,7 +101,7 @@ static int truth_loop(const ga_op *op, const ga_operand *ins) {
  * truth test), and a Lua integer must fit an integer loop dtype. */
 static int check_inputs(const ga_ew_plan *plan, const ga_operand *ins, int casting) {
   const ga_op *op = plan->op;
-  char in[16] = "input";
+  char in[24] = "input";   /* "input %d" of any int */
   for (int k = 0; k < op->nin; k++) {
     int lt = plan->in_dtype[k];
     const ga_operand *o = &ins[k];

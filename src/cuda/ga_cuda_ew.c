@@ -205,7 +205,7 @@ static void reorder(ga_ew_call *c) {
     for (int e = d; e > 0 && iabs64(o[perm[e - 1]]) < iabs64(o[perm[e]]); e--) {
       int t = perm[e]; perm[e] = perm[e - 1]; perm[e - 1] = t;
     }
-  int64_t shape[GA_MAXDIM], st[GA_MAXARGS][GA_MAXDIM], *use[GA_MAXARGS];
+  int64_t shape[GA_MAXDIM], st[GA_MAXARGS][GA_MAXDIM], *use[GA_MAXARGS] = {0};   /* (= {0}: for -O1 -Wmaybe-uninitialized) */
   for (int e = 0; e < nd; e++) {
     shape[e] = c->shape[perm[e]];
     for (int k = 0; k < na; k++) st[k][e] = c->arg[k].strides[perm[e]];
