@@ -342,15 +342,9 @@ end)
 -- Random numbers, as cupy_reference.py: 2^28 values, the bytes written once
 -- counted; each timed call makes (and here frees) a new array.
 -- rng_normal_f32_GBps times default_rng(0) plus the draw, as CuPy's does.
--- 20 warm-up calls, not 2: in five fresh processes the first dozen 1 GiB
--- uniform draws ran at 2.0-4.1 TB/s and every later one at 4.19-4.21
--- (the same kernel into the same pool block; stop 30, tools/rng_warmup.lua
--- on one H200).  That start-up transient is not the generator's rate; its
--- cause was not found (not the pool, nor clocks nvidia-smi could see).
--- CuPy's generators run at 0.2-1 TB/s, where it does not show.
 section({ "randn_f32_GBps", "rand_f32_GBps", "randn_f64_GBps", "rng_normal_f32_GBps", "randint_i64_GBps" }, function()
   local rnd = ga.random
-  local function timed(f, reps) return gpu_ms(function() local r = f(); r:free() end, reps, 20) end
+  local function timed(f, reps) return gpu_ms(function() local r = f(); r:free() end, reps) end
   put("randn_f32_GBps", GB / timed(function() return rnd.standard_normal(N, "float32") end) * 1e3)
   put("rand_f32_GBps", GB / timed(function() return rnd.random(N, "float32") end) * 1e3)
   put("randn_f64_GBps", N * 8 / 1e9 / timed(function() return rnd.standard_normal(N, "float64") end, 3) * 1e3)

@@ -1,6 +1,6 @@
 -- tools/rng_bench.lua: times ga.random.standard_normal(2^28, "float32") (the
 -- randn_f32_GBps of bench/run.lua: bytes written / CUDA-event time of one
--- call, 10 calls after 20 warm-ups), other draws and draws that start
+-- call, 10 calls after 2 warm-ups), other draws and draws that start
 -- mid-block, for each variant of the generator kernel,
 -- one process per variant (GA_RNG_TUNE is read once), and prints TB/s.
 -- From the repository root:
@@ -30,7 +30,7 @@ local function one()
     { "randn_f32@2", function() local r = ga.random.RandomState(1); r:advance(2); return r:standard_normal(N, "float32") end, N * 4 },
     { "rand_f64@2", function() local r = ga.random.RandomState(1); r:advance(2); return r:random_sample(N // 2) end, N * 4 },
   }) do
-    local ms = gpu_ms(function() case[2]():free() end, 10, 20)   -- 20 warm-up calls, as bench/run.lua
+    local ms = gpu_ms(function() case[2]():free() end, 10, 2)
     res[#res + 1] = string.format("%s %.3f TB/s (%.3f ms)", case[1], case[3] / ms / 1e9, ms)
   end
   print(string.format("GA_RNG_TUNE=%-5s %s", os.getenv("GA_RNG_TUNE") or "-", table.concat(res, "  ")))
