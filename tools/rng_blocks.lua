@@ -7,8 +7,8 @@
 -- fresh process:
 --   for i in 1 2 3; do LUA_PATH="lua/?.lua;lua/?/init.lua" LUA_CPATH="build/?.so" lua5.4 tools/rng_blocks.lua; done
 -- Stop 30, one H200, eight processes: the draws into the first two blocks
--- ran at 2.0-4.2 TB/s (below 4.1 in 12 of 16), every draw into the third
--- and fourth at 4.19-4.22; the fills of those same first blocks at 4.68,
+-- ran at 2.0-4.2 TB/s (below 4.1 in 13 of 16), every draw into the third
+-- and fourth at 4.19-4.22; the fills (of the first blocks too) at 4.63-4.69,
 -- the normals (compute-bound) at 2.83 throughout.  With 20 warm-up calls
 -- bench/run.lua still read 3.31, so it is no start-up transient; the
 -- cause (page size or placement of the first blocks?) is not found.
