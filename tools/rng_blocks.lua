@@ -6,16 +6,44 @@
 -- block, then normals; prints each draw's output address.  Each run is a
 -- fresh process:
 --   for i in 1 2 3; do LUA_PATH="lua/?.lua;lua/?/init.lua" LUA_CPATH="build/?.so" lua5.4 tools/rng_blocks.lua; done
+-- With an argument it times draws after a set-up instead (plain: none;
+-- hold: 2 GiB allocated and kept first; touch: the same, filled; late: 40
+-- fills of a 1 GiB array, freed, first):
+--   lua5.4 tools/rng_blocks.lua hold
 -- Stop 30, one H200, eight processes: the draws into the first two blocks
 -- ran at 2.0-4.2 TB/s (below 4.1 in 13 of 16), every draw into the third
 -- and fourth at 4.19-4.22; the fills (of the first blocks too) at 4.63-4.69,
--- the normals (compute-bound) at 2.83 throughout.  With 20 warm-up calls
--- bench/run.lua still read 3.31, so it is no start-up transient; the
--- cause (page size or placement of the first blocks?) is not found.
+-- the normals (compute-bound) at 2.83 throughout.  With the set-ups, three
+-- processes each: plain 3.25, 4.20, 3.18; late 3.10, 3.49, 4.19; hold and
+-- touch 4.21-4.23 every time.  So the uniform kernel writes a process's
+-- first 2 GiB of device memory slower (not time since start: late reuses
+-- the first block); why (page size or placement of the first cudaMalloc
+-- segments?) is not found.
 local ga = require "gpuarray"
 if not ga.cuda.is_available() then error("tools/rng_blocks.lua: no GPU", 0) end
 local gpu_ms = dofile("bench/gpu_ms.lua")(ga)
 local N = 1 << 28
+if arg[1] then
+  local mode, hold = arg[1], {}
+  if mode == "hold" or mode == "touch" then
+    for i = 1, 2 do
+      hold[i] = ga.empty(N, "float32")
+      if mode == "touch" then hold[i]:fill(0) end
+    end
+  elseif mode == "late" then
+    local x = ga.empty(N, "float32")
+    for _ = 1, 40 do x:fill(1) end
+    x:free()
+  elseif mode ~= "plain" then
+    error("tools/rng_blocks.lua: mode plain, hold, touch or late", 0)
+  end
+  local addr
+  local ms = gpu_ms(function() local r = ga.random.random(N, "float32"); addr = r.data_ptr; r:free() end, 10, 2)
+  local ms2 = gpu_ms(function() ga.random.random(N, "float32"):free() end, 10, 2)
+  print(string.format("%-6s %.3f then %.3f TB/s @%x", mode, N * 4 / ms / 1e9, N * 4 / ms2 / 1e9, addr))
+  for _, x in ipairs(hold) do x:free() end
+  return
+end
 local function t(label, f)
   local ms = gpu_ms(f, 10, 2)
   return string.format("%s %.3f", label, N * 4 / ms / 1e9)
