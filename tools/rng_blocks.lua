@@ -12,7 +12,7 @@
 --   lua5.4 tools/rng_blocks.lua hold
 -- Stop 30, one H200, eight processes: the draws into the first two blocks
 -- ran at 2.0-4.2 TB/s (below 4.1 in 13 of 16), every draw into the third
--- and fourth at 4.19-4.22; the fills (of the first blocks too) at 4.63-4.69,
+-- and fourth at 4.19-4.22; the fills of the kept arrays at 4.63-4.69,
 -- the normals (compute-bound) at 2.83 throughout.  With the set-ups, three
 -- processes each: plain 3.25, 4.20, 3.18; late 3.10, 3.49, 4.19; hold and
 -- touch 4.21-4.23 every time.  So the uniform kernel writes a process's
@@ -23,6 +23,9 @@ local ga = require "gpuarray"
 if not ga.cuda.is_available() then error("tools/rng_blocks.lua: no GPU", 0) end
 local gpu_ms = dofile("bench/gpu_ms.lua")(ga)
 local N = 1 << 28
+local addr   -- the last uniform draw's output address
+local function draw() local r = ga.random.random(N, "float32"); addr = r.data_ptr; r:free() end
+local function tbps(f) return N * 4 / gpu_ms(f, 10, 2) / 1e9 end
 if arg[1] then
   local mode, hold = arg[1], {}
   if mode == "hold" or mode == "touch" then
@@ -37,29 +40,23 @@ if arg[1] then
   elseif mode ~= "plain" then
     error("tools/rng_blocks.lua: mode plain, hold, touch or late", 0)
   end
-  local addr
-  local ms = gpu_ms(function() local r = ga.random.random(N, "float32"); addr = r.data_ptr; r:free() end, 10, 2)
-  local ms2 = gpu_ms(function() ga.random.random(N, "float32"):free() end, 10, 2)
-  print(string.format("%-6s %.3f then %.3f TB/s @%x", mode, N * 4 / ms / 1e9, N * 4 / ms2 / 1e9, addr))
+  local first = tbps(draw)
+  print(string.format("%-6s %.3f then %.3f TB/s @%x", mode, first, tbps(draw), addr))
   for _, x in ipairs(hold) do x:free() end
   return
 end
-local function t(label, f)
-  local ms = gpu_ms(f, 10, 2)
-  return string.format("%s %.3f", label, N * 4 / ms / 1e9)
-end
 local res = {}
-local addr
-res[#res + 1] = t("pool", function() local r = ga.random.random(N, "float32"); addr = r.data_ptr; r:free() end)
+local function t(label, f) res[#res + 1] = string.format("%s %.3f", label, tbps(f)) end
+t("pool", draw)
 res[#res + 1] = string.format("@%x mod2M=%x", addr, addr % (1 << 21))
 local keep = {}
 for i = 1, 3 do
   local x = ga.empty(N, "float32")
   keep[#keep + 1] = x
-  res[#res + 1] = t("fill" .. i, function() x:fill(0.5) end)
-  res[#res + 1] = t("rand" .. i, function() local r = ga.random.random(N, "float32"); addr = r.data_ptr; r:free() end)
+  t("fill" .. i, function() x:fill(0.5) end)
+  t("rand" .. i, draw)
   res[#res + 1] = string.format("@%x", addr)
 end
-res[#res + 1] = t("randn", function() ga.random.standard_normal(N, "float32"):free() end)
+t("randn", function() ga.random.standard_normal(N, "float32"):free() end)
 for _, x in ipairs(keep) do x:free() end   -- kept till here: each draw took a fresh block
 print(table.concat(res, "  "))
