@@ -6,11 +6,11 @@
 -- From the repository root:
 --   LUA_PATH="lua/?.lua;lua/?/init.lua" LUA_CPATH="build/?.so" lua5.4 tools/rng_bench.lua
 -- GA_RNG_TUNE="u,cs,sc,nreg,shift": u Philox blocks per thread per step of
--- the aligned loop (1..4; default 2), cs 1 for streaming (st.global.cs)
--- stores (default 0), sc 0 for the old quadrant sin/cos polynomial instead
--- of the table (default 1; sc 0 gives other values than the host: timing
--- only), nreg the float32 normal kernel's register bound (default 0: none;
--- it takes 32), shift 0 for draws that start mid-block to take the general
+-- the aligned loop (1..4; default 1 for uniform draws, 2 for the others),
+-- cs 1 for streaming (st.global.cs) stores (default 0), sc 0 for the old
+-- quadrant sin/cos polynomial instead of the table (default 1; sc 0 gives
+-- other values than the host: timing only), nreg the float32 normal
+-- kernel's register bound (default 0: none; it takes 32), shift 0 for draws that start mid-block to take the general
 -- loop (default 1: whole blocks, ga_rng_shifted).  With
 -- an argument "one" it times the current process's variant only (the
 -- child's part); "one" is also what to run under ncu.

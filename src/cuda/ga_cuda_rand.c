@@ -22,16 +22,21 @@ static int values_per_thread(const ga_rand_call *c) {
 }
 
 /* std: a standard normal draw (ga_rng_std); u, cs: the aligned loop's
- * Philox blocks per step and streaming stores; sc: ga_rng_normf's sin/cos
+ * Philox blocks per step (default 1 for uniform draws, 2 for the others)
+ * and streaming stores; sc: ga_rng_normf's sin/cos
  * by the table (1) or ga_rng_sincos24 (0: other values than the host's, a
  * timing variant only); nreg: the float32 normal kernel's register bound
  * (0: none); shift: draws that start mid-block by whole blocks (1) or the
  * general loop (0).  GA_RNG_TUNE="u,cs[,sc[,nreg[,shift]]]" picks others,
- * for tools/rng_bench.lua; default 2,0,1,0,1. */
+ * for tools/rng_bench.lua; default u as above, then 0,1,0,1.  Why uniform
+ * draws take one block a step: on one H200 (stop 31, tools/rng_blocks.lua,
+ * four fresh processes each) a process's first 2^28-value draw ran at
+ * 3.29-4.15 TB/s with two, 3.92-4.03 with one; the compute-bound normals
+ * run 3% faster with two. */
 typedef struct rand_gen { int dist, dtype, e, std, u, cs, sc, nreg, shift; } rand_gen;
 
 static void tune(rand_gen *g) {
-  static int got, tu = 2, tcs = 0, tsc = 1, tnreg = 0, tshift = 1;
+  static int got, tu = 0, tcs = 0, tsc = 1, tnreg = 0, tshift = 1;
   if (!got) {
     const char *env = getenv("GA_RNG_TUNE");
     int a, b, c = 1, d = 0, e = 1;
@@ -45,7 +50,7 @@ static void tune(rand_gen *g) {
     }
     got = 1;
   }
-  g->u = tu;
+  g->u = tu ? tu : g->dist == GA_RNG_UNIFORM ? 1 : 2;
   g->cs = tcs;
   g->sc = tsc;
   g->nreg = tnreg;
