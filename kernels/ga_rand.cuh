@@ -5,7 +5,8 @@
 // GA_RNG_KIND (0 float, 1 double, 2 integer, 3 rejection draw),
 // GA_RNG_E (values per thread), GA_RNG_STD (1: a standard normal draw,
 // no loc/scale fma: ga_rng_std), GA_RNG_U (Philox blocks a thread makes per
-// step of the aligned loop), GA_RNG_CS (1: streaming stores) and GA_RNG_SHIFT
+// step of the aligned loop), GA_RNG_CHUNK (1: the aligned draw by chunks,
+// ga_rng_chunks), GA_RNG_CS (1: streaming stores) and GA_RNG_SHIFT
 // (0: draws that start mid-block take the general loop); before
 // kernels/ga_philox.cuh, GA_RNG_SC (ga_rng_normf's sin/cos); GA_RNG_NREG
 // (0 or the float32 normal kernel's register bound).  K: the round keys of
@@ -80,6 +81,37 @@ GA_RNG_FN void ga_rng_aligned(ga_rng_vec *out, long long n, unsigned long long o
   if (t == nw && nw * GA_RNG_E < n) {
     ga_rng_vec v = ga_rng_vals(&a, ga_philox(c0 + (ga_rng_u64)nw, a.s, 0, a.k0, a.k1));
     ga_rng_tail((GA_RNG_OUT *)(out + nw), v, (int)(n - nw * GA_RNG_E));
+  }
+}
+
+// The aligned draw by chunks (GA_RNG_CHUNK 1: uniform draws, whose
+// threads compute little between stores): chunk c is vectors c C .. c C +
+// C - 1 (C = blockDim.x U), lane t making vectors c C + t + k blockDim.x;
+// block b makes chunks b, b + gridDim.x, ... (the generator launches a
+// block per chunk), so each block's stores are one contiguous run and the
+// grid sweeps the output once, as an elementwise kernel's.  The chunk that
+// holds vector nw also writes the partial last block.
+GA_RNG_FN void ga_rng_chunks(ga_rng_vec *out, long long n, unsigned long long off, const ga_rng_args &a,
+                             const ga_rng_keys &K) {
+  long long nw = n / GA_RNG_E, bs = blockDim.x, C = bs * GA_RNG_U, end = nw + (nw * GA_RNG_E < n);
+  ga_rng_u64 c0 = off >> 2;
+  for (long long c = blockIdx.x; c * C < end; c += gridDim.x) {
+    long long u0 = c * C + threadIdx.x;
+    if (c * C + C <= nw) {
+      ga_rng_w4 w[GA_RNG_U];
+#pragma unroll
+      for (int k = 0; k < GA_RNG_U; k++) w[k] = ga_philox_k(c0 + (ga_rng_u64)(u0 + k * bs), a.s, 0, &K);
+#pragma unroll
+      for (int k = 0; k < GA_RNG_U; k++) ga_rng_put(out + (u0 + k * bs), ga_rng_vals(&a, w[k]));
+      continue;
+    }
+    for (int k = 0; k < GA_RNG_U; k++) {
+      long long u = u0 + k * bs;
+      if (u < nw) ga_rng_put(out + u, ga_rng_vals(&a, ga_philox_k(c0 + (ga_rng_u64)u, a.s, 0, &K)));
+      else if (u == nw && u < end)
+        ga_rng_tail((GA_RNG_OUT *)(out + nw), ga_rng_vals(&a, ga_philox_k(c0 + (ga_rng_u64)nw, a.s, 0, &K)),
+                    (int)(n - nw * GA_RNG_E));
+    }
   }
 }
 #endif
@@ -180,7 +212,11 @@ extern "C" __global__ void GA_RNG_BOUNDS ga_rand(GA_RNG_OUT *out, long long n, u
 #endif
 #if GA_RNG_KIND <= 1
   if ((off & 3) == 0 && ((unsigned long long)out & 15) == 0) {
+#if GA_RNG_CHUNK
+    ga_rng_chunks((ga_rng_vec *)out, n, off, a, K);
+#else
     ga_rng_aligned((ga_rng_vec *)out, n, off, a, K);
+#endif
     return;
   }
   if ((off & 3) != 0 && GA_RNG_SHIFTS(off & 3)) {

@@ -5,14 +5,17 @@
 -- one process per variant (GA_RNG_TUNE is read once), and prints TB/s.
 -- From the repository root:
 --   LUA_PATH="lua/?.lua;lua/?/init.lua" LUA_CPATH="build/?.so" lua5.4 tools/rng_bench.lua
--- GA_RNG_TUNE="u,cs,sc,nreg,shift": u Philox blocks per thread per step of
--- the aligned loop (1..4; default 1 for uniform draws, 2 for the others),
--- cs 1 for streaming (st.global.cs) stores (default 0), sc 0 for the old
+-- GA_RNG_TUNE="u,cs,sc,nreg,shift,chunk" (src/cuda/ga_cuda_rand.c; set,
+-- it holds for every draw): u Philox blocks per thread per step of the
+-- aligned loop (1..8; default 8 for uniform draws, 2 for the others), cs 1
+-- for streaming (st.global.cs) stores (default 0), sc 0 for the old
 -- quadrant sin/cos polynomial instead of the table (default 1; sc 0 gives
 -- other values than the host: timing only), nreg the float32 normal
--- kernel's register bound (default 0: none; it takes 32), shift 0 for draws that start mid-block to take the general
--- loop (default 1: whole blocks, ga_rng_shifted).  With
--- an argument "one" it times the current process's variant only (the
+-- kernel's register bound (default 0: none; it takes 32), shift 0 for
+-- draws that start mid-block to take the general loop (default 1: whole
+-- blocks, ga_rng_shifted), chunk 1 for the aligned draw by chunks, a block
+-- each (default 1 for uniform draws, 0: grid-stride, for the others).
+-- With an argument "one" it times the current process's variant only (the
 -- child's part); "one" is also what to run under ncu.
 local ga = require "gpuarray"
 
@@ -41,7 +44,8 @@ if arg[1] == "one" then
 else
   print("device: " .. ga.cuda.Device(0).name)
   local lp, lc = os.getenv("LUA_PATH") or "", os.getenv("LUA_CPATH") or ""
-  for _, v in ipairs({ "2,0,1,0", "1,0,1,0", "4,0,1,0", "2,1,1,0", "2,0,0,0", "2,0,1,40", "2,0,1,0,0", "2,0,1,0" }) do
+  for _, v in ipairs({ "2,0,1,0", "1,0,1,0", "4,0,1,0", "2,1,1,0", "2,0,0,0", "2,0,1,40", "2,0,1,0,0", "8,0,1,0,1,1",
+                       "2,0,1,0" }) do
     local cmd = string.format("GA_RNG_TUNE=%s LUA_PATH=%q LUA_CPATH=%q lua5.4 tools/rng_bench.lua one", v, lp, lc)
     local ok = os.execute(cmd)
     if not ok then print("variant " .. v .. " failed") end
