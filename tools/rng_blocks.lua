@@ -18,10 +18,12 @@
 -- touch 4.21-4.23 every time.  So the uniform kernel writes a process's
 -- first 2 GiB of device memory slower (not time since start: late reuses
 -- the first block); why (page size or placement of the first cudaMalloc
--- segments?) is not found.  Stop 31, ten processes each (plain): grid-stride
--- with two blocks a step 3.35-4.21 TB/s, with one 2.67-4.19; by chunks, a
--- block each (ga_rng_chunks), four blocks a step 3.20-4.13, eight
--- 3.64-4.51, which uniform draws now take.
+-- segments?) is not found.  Stop 31, eight processes each, interleaved:
+-- plain, grid-stride (two blocks a step) 3.52-4.22 TB/s and by chunks of
+-- eight blocks a thread (ga_rng_chunks, which uniform draws now take)
+-- 3.39-4.51; hold, grid-stride 4.15-4.22 and by chunks 4.51 every time.
+-- After the whole suite on the same machine, six plain processes by chunks
+-- read 2.57-4.44.
 local ga = require "gpuarray"
 if not ga.cuda.is_available() then error("tools/rng_blocks.lua: no GPU", 0) end
 local gpu_ms = dofile("bench/gpu_ms.lua")(ga)

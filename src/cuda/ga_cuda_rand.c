@@ -33,10 +33,10 @@ static int values_per_thread(const ga_rand_call *c) {
  * normals load a table per block).  GA_RNG_TUNE="u,cs[,sc[,nreg[,shift[,
  * chunk]]]]" sets them all for every draw, for tools/rng_bench.lua; not
  * given: 1, 0, 1, 0, 1, 0.  Why chunks for uniform draws: on one H200
- * (stop 31, tools/rng_blocks.lua plain, ten fresh processes each) a
- * process's first 2^28-value uniform draw ran at 3.35-4.21 TB/s with u 2
- * grid-stride and 3.64-4.51 with u 8 by chunks; bench/run.lua's
- * rand_f32_GBps, four runs each, 2833-4205 against 3691-4508. */
+ * (stop 31, tools/rng_blocks.lua hold, eight processes each) a 2^28-value
+ * draw ran at 4.51 TB/s by chunks, 4.15-4.22 grid-stride.  Into a
+ * process's first 2 GiB of device memory either may run slower (2.6-4.5
+ * TB/s, which way depends on the process: tools/rng_blocks.lua plain). */
 typedef struct rand_gen { int dist, dtype, e, std, u, cs, sc, nreg, shift, chunk; } rand_gen;
 
 static int tu, tcs, tsc = 1, tnreg, tshift = 1, tchunk;   /* tu 0: GA_RNG_TUNE not set */
