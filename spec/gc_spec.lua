@@ -47,6 +47,32 @@ describe("GC pacing", function()
     assert.is_true(pool:total_bytes() <= limit)
   end)
 
+  it("arrays dropped force a collection by their bytes; arrays given back by :free() or <close> do not", function()
+    -- a table that only a full collection finalizes: with the collector
+    -- stopped, only the pacing's collection from C can run one
+    local collected = 0
+    local function sentinel() setmetatable({}, { __gc = function() collected = collected + 1 end }) end
+    collectgarbage("collect")
+    collectgarbage("stop")
+    local ok, err = pcall(function()
+      sentinel()
+      for _ = 1, 4 do   -- 128 MiB each, dropped: the pacing collects within 512 MiB (and its debt starts at 0)
+        local _ = ga.host.empty(1 << 24)
+        if collected > 0 then break end
+      end
+      assert(collected == 1, "no collection ran for 512 MiB of dropped arrays")
+      sentinel()
+      for _ = 1, 8 do   -- 16 x 128 MiB, every one given back
+        local x = ga.host.empty(1 << 24)
+        x:free()
+        do local y <close> = ga.host.empty(1 << 24); assert(y.size == 1 << 24) end
+      end
+      assert(collected == 1, "a full collection ran although every array was freed")
+    end)
+    collectgarbage("restart")
+    assert.is_true(ok, tostring(err))
+  end)
+
   it("on every device: arrays dropped without free() are released by the GC", function()
     for _, dev in ipairs(helper.devices()) do
       local pool = helper.pool_for(dev.xp)
