@@ -62,10 +62,10 @@ describe("GC pacing", function()
       end
       assert(collected == 1, "no collection ran for 512 MiB of dropped arrays")
       sentinel()
-      for _ = 1, 8 do   -- 16 x 128 MiB, every one given back
-        local x = ga.host.empty(1 << 24)
+      for _ = 1, 6 do   -- 3 GiB in all, every array given back; each 384 MiB one alone is over the pacing's step
+        local x = ga.host.empty(1 << 24)       -- 128 MiB
         x:free()
-        do local y <close> = ga.host.empty(1 << 24); assert(y.size == 1 << 24) end
+        do local y <close> = ga.host.empty(3 << 24); assert(y.size == 3 << 24) end   -- 384 MiB
       end
       assert(collected == 1, "a full collection ran although every array was freed")
     end)

@@ -104,10 +104,12 @@ void lga_gc_ahead(lua_State *L, lga_state *S) {
 ga_array *lga_new_array(lua_State *L, lga_state *S, const char *fname, int device, int dtype,
                         int ndim, const int64_t *shape) {
   /* pace the GC by bytes before allocating, so that garbage arrays return
-   * their blocks to the pool in time for this allocation to reuse them */
+   * their blocks to the pool in time for this allocation to reuse them.
+   * The debt is what earlier allocations may have left as garbage (:free
+   * and __close pay theirs off): this one's bytes count from the next
+   * allocation on, so a loop that frees each large result never collects */
   int64_t size;
   if (ga_shape_size(ndim, shape, GA_ITEMSIZE(dtype), &size)) lga_fail(L, fname);
-  S->gc_debt += size * GA_ITEMSIZE(dtype);
   if (S->gc_debt > LGA_GC_STEP_BYTES && S->gc_debt > ga_live_device_bytes() / 2) {
     S->gc_debt = 0;
     /* launch the queued kernels first: the GPU works while Lua collects
@@ -116,6 +118,7 @@ ga_array *lga_new_array(lua_State *L, lga_state *S, const char *fname, int devic
     if (device != GA_CPU && ga_flush(device)) lga_fail(L, fname);
     lua_gc(L, LUA_GCCOLLECT);
   }
+  S->gc_debt += size * GA_ITEMSIZE(dtype);
   ga_array *a = push_blank(L);
   void *stream = lga_stream(S, device);
   lga_note_running(L);
@@ -135,7 +138,7 @@ ga_array *lga_new_array(lua_State *L, lga_state *S, const char *fname, int devic
     /* free cached blocks, let Lua drop what it no longer references, retry */
     ga_pool_free_all_blocks(ga_mem_pool(device));
     lua_gc(L, LUA_GCCOLLECT);
-    S->gc_debt = 0;
+    S->gc_debt = size * GA_ITEMSIZE(dtype);   /* this allocation's, as above */
     rc = ga_array_init(a, device, dtype, ndim, shape, stream);
   }
   if (rc) lga_fail(L, fname);
