@@ -1,5 +1,5 @@
--- tools/rng_blocks.lua: why bench/run.lua's rand_f32_GBps swings between
--- processes (3.2-4.2 TB/s) while the same kernel's steady rate is 4.2.
+-- tools/rng_blocks.lua: why bench/run.lua's rand_f32_GBps swung between
+-- processes (3.2-4.2 TB/s) while the same kernel's steady rate was 4.2.
 -- Times 2^28-value uniform draws (bytes written / CUDA-event time, 10
 -- calls after 2 warm-ups, TB/s): first into the pool's first 1 GiB block,
 -- then three times a fill of a kept 1 GiB array and a draw into a fresh
@@ -23,7 +23,13 @@
 -- eight blocks a thread (ga_rng_chunks, which uniform draws now take)
 -- 3.39-4.51; hold, grid-stride 4.15-4.22 and by chunks 4.51 every time.
 -- After the whole suite on the same machine, six plain processes by chunks
--- read 2.57-4.44.
+-- read 2.57-4.44.  Stop 32 found the cause with per-call events and host
+-- clocks: the GC pacing (lga_new_array) ran a full Lua collection before
+-- every 1 GiB allocation while nothing else was live, 0.2-0.6 ms of host
+-- time a call against the draw's 0.24 ms, so the GPU waited on the host;
+-- with 2 GiB held it collected every other call, which the queued draw
+-- covered.  With an allocation's bytes counted from the next allocation
+-- on, and :free paying them off, six plain processes read 4.529-4.541.
 local ga = require "gpuarray"
 if not ga.cuda.is_available() then error("tools/rng_blocks.lua: no GPU", 0) end
 local gpu_ms = dofile("bench/gpu_ms.lua")(ga)
