@@ -35,9 +35,9 @@ static int values_per_thread(const ga_rand_call *c) {
  * fields left out: sc 1, nreg 0, shift 1, chunk 0).  Why chunks for
  * uniform draws: on one H200 (stop 31, tools/rng_blocks.lua hold, eight
  * processes each) a 2^28-value draw ran at 4.51 TB/s by chunks, 4.15-4.22
- * grid-stride.  Into a process's first 2 GiB of device memory either may
- * run slower (2.6-4.5 TB/s, which way depends on the process:
- * tools/rng_blocks.lua plain). */
+ * grid-stride.  (The slower draws stop 31 saw in a process's first 2 GiB
+ * were the GC pacing's collections holding the host back, fixed in stop
+ * 32: tools/rng_blocks.lua.) */
 typedef struct rand_gen { int dist, dtype, e, std, u, cs, sc, nreg, shift, chunk; } rand_gen;
 
 static int tu, tcs, tsc = 1, tnreg, tshift = 1, tchunk;   /* tu 0: GA_RNG_TUNE not set */
